@@ -1,0 +1,402 @@
+//! The lowered instruction: what the machine executes.
+//!
+//! Every instruction is a 16-byte `Copy` value. The front end resolves everything it can
+//! (operand kinds, structured-control-flow targets, call targets, immediates) so the machine's
+//! loop is one `match` on [`Op`] with no look-ups and no allocation.
+
+/// One operation. Grouped like the WAVE ISA reference; the `Dialect` comments mark forms that only
+/// the WAVE docs use (`wave-asm` rejects them) and that the front end accepts with a warning.
+#[rustfmt::skip]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Op {
+    // Integer (i32 bits in u32 registers; wrapping).
+    IAdd,
+    ISub,
+    IMul,
+    IMulHi,
+    IDiv,
+    IMod,
+    IMin,
+    IMax,
+    INeg,
+    IAbs,
+    IMad,
+    IClamp,
+    // F32.
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+    FMin,
+    FMax,
+    FNeg,
+    FAbs,
+    FSqrt,
+    FRsqrt,
+    FRcp,
+    FFloor,
+    FCeil,
+    FRound,
+    FTrunc,
+    FFract,
+    FSat,
+    FSin,
+    FCos,
+    FExp2,
+    FLog2,
+    Fma,
+    FClamp,
+    // F16 (scalar: low 16 bits; `*2`: both halves).
+    HAdd,
+    HSub,
+    HMul,
+    Hma,
+    HAdd2,
+    HMul2,
+    Hma2,
+    // BF16.
+    BAdd,
+    BSub,
+    BMul,
+    Bma,
+    BAdd2,
+    BMul2,
+    Bma2,
+    // F64 in register pairs (low word in rN, high word in rN+1).
+    DAdd,
+    DSub,
+    DMul,
+    DDiv,
+    Dma,
+    DSqrt,
+    // Bitwise.
+    And,
+    Or,
+    Xor,
+    Not,
+    Shl,
+    Shr,
+    Sar,
+    BitCount,
+    BitFind,
+    BitRev,
+    Bfe,
+    Bfi,
+    // Compares: write predicate `dst`.
+    IcmpEq,
+    IcmpNe,
+    IcmpLt,
+    IcmpLe,
+    IcmpGt,
+    IcmpGe,
+    UcmpLt,
+    UcmpLe,
+    /// Dialect: `ucmp.gt`.
+    UcmpGt,
+    /// Dialect: `ucmp.ge`.
+    UcmpGe,
+    FcmpEq,
+    FcmpNe,
+    FcmpLt,
+    FcmpLe,
+    FcmpGt,
+    /// Dialect: `fcmp.ge`.
+    FcmpGe,
+    FcmpOrd,
+    FcmpUnord,
+    // Predicate logic (dialect): `dst`, `a`, `b` are predicate numbers.
+    PAnd,
+    POr,
+    PXor,
+    PNot,
+    /// `select dst, p(a), b, c`: dst = p ? b : c.
+    Select,
+    // Conversions, `cvt_DST_SRC`.
+    CvtF32I32,
+    CvtF32U32,
+    CvtI32F32,
+    CvtU32F32,
+    CvtF32F16,
+    CvtF16F32,
+    CvtF32F64,
+    CvtF64F32,
+    CvtF32Bf16,
+    CvtBf16F32,
+    // Memory: loads `dst <- [a]`, stores `[a] <- b` (u64: b,b+1; u128: b..b+3).
+    LocalLoadU8,
+    LocalLoadU16,
+    LocalLoadU32,
+    LocalLoadU64,
+    LocalStoreU8,
+    LocalStoreU16,
+    LocalStoreU32,
+    LocalStoreU64,
+    DeviceLoadU8,
+    DeviceLoadU16,
+    DeviceLoadU32,
+    DeviceLoadU64,
+    DeviceLoadU128,
+    DeviceStoreU8,
+    DeviceStoreU16,
+    DeviceStoreU32,
+    DeviceStoreU64,
+    DeviceStoreU128,
+    // Atomics: `dst <- old` unless `flags & NO_DST`; `[a] op= b`; CAS: expected b, desired c.
+    LocalAtomicAdd,
+    LocalAtomicSub,
+    LocalAtomicMin,
+    LocalAtomicMax,
+    LocalAtomicAnd,
+    LocalAtomicOr,
+    LocalAtomicXor,
+    LocalAtomicExchange,
+    LocalAtomicCas,
+    AtomicAdd,
+    AtomicSub,
+    AtomicMin,
+    AtomicMax,
+    AtomicAnd,
+    AtomicOr,
+    AtomicXor,
+    AtomicExchange,
+    AtomicCas,
+    // Wave operations over the active lanes.
+    WaveShuffle,
+    WaveShuffleUp,
+    WaveShuffleDown,
+    WaveShuffleXor,
+    WaveBroadcast,
+    /// `wave_ballot dst, p(a)`.
+    WaveBallot,
+    /// `wave_any pd(dst), ps(a)`.
+    WaveAny,
+    /// `wave_all pd(dst), ps(a)`.
+    WaveAll,
+    WavePrefixSum,
+    WaveReduceAdd,
+    WaveReduceMin,
+    WaveReduceMax,
+    // 4x4x4 f32 matrix ops on local memory; fragment ids are register numbers.
+    MmaLoadA,
+    MmaLoadB,
+    MmaStoreC,
+    MmaCompute,
+    // Structured control flow. Targets are instruction indices resolved by the front end:
+    /// `if p(a)`: `imm` = index of the matching `else` (or `endif`), `target` = index of `endif`.
+    If,
+    /// `else`: `target` = index of the matching `endif`.
+    Else,
+    EndIf,
+    /// `loop`: `target` = index of the matching `endloop`; the body starts at the next index.
+    Loop,
+    /// `break p(a)`; `flags & NEGATE_A` for the dialect form `break !p`.
+    Break,
+    /// `continue p(a)`; `flags & NEGATE_A` for the dialect form `continue !p`.
+    Continue,
+    /// `endloop`: `target` = index of the first body instruction.
+    EndLoop,
+    /// `call label`: `target` = index of the label's instruction.
+    Call,
+    Return,
+    Halt,
+    Barrier,
+    FenceAcquire,
+    FenceRelease,
+    FenceAcqRel,
+    Wait,
+    Nop,
+    // Moves.
+    Mov,
+    /// `mov_imm dst, imm`.
+    MovImm,
+    /// `mov_sr dst, sr(a)`: `a` is a [`SpecialRegister`] index.
+    MovSr,
+}
+
+/// Execution guard: run on lanes where predicate `p` holds (or does not, when negated).
+/// One byte (not an enum with a payload, which takes two) so that [`Instr`] stays 16 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum Guard {
+    #[default]
+    Always,
+    P0,
+    P1,
+    P2,
+    P3,
+    NotP0,
+    NotP1,
+    NotP2,
+    NotP3,
+}
+
+impl Guard {
+    const POSITIVE: [Guard; 4] = [Guard::P0, Guard::P1, Guard::P2, Guard::P3];
+    const NEGATED: [Guard; 4] = [Guard::NotP0, Guard::NotP1, Guard::NotP2, Guard::NotP3];
+
+    /// `@pN`: run where predicate `p` (taken modulo 4) holds.
+    pub const fn when(p: u8) -> Guard {
+        Self::POSITIVE[(p & 3) as usize]
+    }
+
+    /// `@!pN`: run where predicate `p` (taken modulo 4) does not hold.
+    pub const fn unless(p: u8) -> Guard {
+        Self::NEGATED[(p & 3) as usize]
+    }
+
+    /// The predicate number and whether it is negated; `None` for [`Guard::Always`].
+    pub const fn predicate(self) -> Option<(u8, bool)> {
+        match self {
+            Guard::Always => None,
+            Guard::P0 => Some((0, false)),
+            Guard::P1 => Some((1, false)),
+            Guard::P2 => Some((2, false)),
+            Guard::P3 => Some((3, false)),
+            Guard::NotP0 => Some((0, true)),
+            Guard::NotP1 => Some((1, true)),
+            Guard::NotP2 => Some((2, true)),
+            Guard::NotP3 => Some((3, true)),
+        }
+    }
+}
+
+/// `Instr::flags` bits.
+pub mod flags {
+    /// Source `a` is the immediate `imm` instead of a register (dialect immediate operands).
+    pub const A_IMM: u8 = 1 << 0;
+    /// Source `b` is the immediate `imm`.
+    pub const B_IMM: u8 = 1 << 1;
+    /// Source `c` is the immediate `imm`.
+    pub const C_IMM: u8 = 1 << 2;
+    /// Atomics: the old value is not written (no `rd`, or `rd` = r0 as `wave-asm` encodes it).
+    pub const NO_DST: u8 = 1 << 3;
+    /// `break`/`continue`/predicate ops: predicate operand `a` is negated (`!p`).
+    pub const NEGATE_A: u8 = 1 << 4;
+    /// Predicate logic: predicate operand `b` is negated.
+    pub const NEGATE_B: u8 = 1 << 5;
+}
+
+/// One lowered instruction. Register and predicate operands are plain numbers; which fields an op
+/// reads is documented on [`Op`]. Unused fields are zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Instr {
+    pub op: Op,
+    pub guard: Guard,
+    pub flags: u8,
+    pub dst: u8,
+    pub a: u8,
+    pub b: u8,
+    pub c: u8,
+    pub d: u8,
+    /// Immediate value (`mov_imm`, dialect immediates) or the `If` else-target.
+    pub imm: u32,
+    /// Resolved instruction index for structured ops and `call`.
+    pub target: u32,
+}
+
+impl Instr {
+    /// An instruction with every operand zero.
+    pub const fn new(op: Op) -> Self {
+        Instr {
+            op,
+            guard: Guard::Always,
+            flags: 0,
+            dst: 0,
+            a: 0,
+            b: 0,
+            c: 0,
+            d: 0,
+            imm: 0,
+            target: 0,
+        }
+    }
+}
+
+/// The 20 special registers readable with `mov_sr`, by their encoding index.
+#[rustfmt::skip]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum SpecialRegister {
+    ThreadIdX = 0,
+    ThreadIdY,
+    ThreadIdZ,
+    WaveId,
+    LaneId,
+    WorkgroupIdX,
+    WorkgroupIdY,
+    WorkgroupIdZ,
+    WorkgroupSizeX,
+    WorkgroupSizeY,
+    WorkgroupSizeZ,
+    GridSizeX,
+    GridSizeY,
+    GridSizeZ,
+    WaveWidth,
+    NumWaves,
+    MmaSupported,
+    MmaM,
+    MmaN,
+    MmaK,
+}
+
+impl SpecialRegister {
+    /// Every special register with its assembly name, in index order.
+    pub const ALL: [(SpecialRegister, &'static str); 20] = [
+        (SpecialRegister::ThreadIdX, "sr_thread_id_x"),
+        (SpecialRegister::ThreadIdY, "sr_thread_id_y"),
+        (SpecialRegister::ThreadIdZ, "sr_thread_id_z"),
+        (SpecialRegister::WaveId, "sr_wave_id"),
+        (SpecialRegister::LaneId, "sr_lane_id"),
+        (SpecialRegister::WorkgroupIdX, "sr_workgroup_id_x"),
+        (SpecialRegister::WorkgroupIdY, "sr_workgroup_id_y"),
+        (SpecialRegister::WorkgroupIdZ, "sr_workgroup_id_z"),
+        (SpecialRegister::WorkgroupSizeX, "sr_workgroup_size_x"),
+        (SpecialRegister::WorkgroupSizeY, "sr_workgroup_size_y"),
+        (SpecialRegister::WorkgroupSizeZ, "sr_workgroup_size_z"),
+        (SpecialRegister::GridSizeX, "sr_grid_size_x"),
+        (SpecialRegister::GridSizeY, "sr_grid_size_y"),
+        (SpecialRegister::GridSizeZ, "sr_grid_size_z"),
+        (SpecialRegister::WaveWidth, "sr_wave_width"),
+        (SpecialRegister::NumWaves, "sr_num_waves"),
+        (SpecialRegister::MmaSupported, "sr_mma_supported"),
+        (SpecialRegister::MmaM, "sr_mma_m"),
+        (SpecialRegister::MmaN, "sr_mma_n"),
+        (SpecialRegister::MmaK, "sr_mma_k"),
+    ];
+
+    pub fn from_name(name: &str) -> Option<SpecialRegister> {
+        Self::ALL
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(sr, _)| *sr)
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::ALL[self as usize].1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instructions_stay_compact() {
+        assert!(
+            std::mem::size_of::<Instr>() <= 16,
+            "Instr grew to {}",
+            std::mem::size_of::<Instr>()
+        );
+    }
+
+    #[test]
+    fn special_register_names_round_trip_in_index_order() {
+        for (index, (sr, name)) in SpecialRegister::ALL.iter().enumerate() {
+            assert_eq!(*sr as usize, index);
+            assert_eq!(SpecialRegister::from_name(name), Some(*sr));
+            assert_eq!(sr.name(), *name);
+        }
+        assert_eq!(SpecialRegister::from_name("sr_nope"), None);
+    }
+}

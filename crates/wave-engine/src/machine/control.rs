@@ -1,0 +1,269 @@
+//! Structured control flow, as spec v0.4 defines it (not as wave-emu does; see wave-isa.md §9).
+//!
+//! The rules in one place:
+//! - lanes that `break` wait in their loop's break mask until the loop ends, even from inside an
+//!   `if` (they are forgotten by every frame between them and the loop);
+//! - lanes that `continue` wait in the loop's continue mask and rejoin at the next iteration;
+//! - `halt` removes lanes from every frame: nothing brings them back;
+//! - whenever the active mask becomes empty, the wave jumps to the innermost frame's next
+//!   meeting point (`else` if lanes wait for it, else the `endif`/`endloop`) instead of running
+//!   instructions with no lane.
+
+use super::event::{Event, EventKind, EventSink};
+use super::frame::{Frame, FrameKind, MAX_CALL_DEPTH, MAX_STACK_DEPTH};
+use super::trap::TrapKind;
+use super::wave::{CallRecord, Wave, WaveStatus};
+use crate::instr::{flags, Guard, Instr};
+
+/// Lanes of the wave where the instruction's guard holds.
+#[inline(always)]
+pub fn guard_mask(wave: &Wave, guard: Guard) -> u64 {
+    match guard.predicate() {
+        None => u64::MAX,
+        Some((p, false)) => wave.predicates[p as usize],
+        Some((p, true)) => !wave.predicates[p as usize],
+    }
+}
+
+fn emit<S: EventSink>(events: &mut S, wave: &Wave, pc: u32, mask: u64, kind: EventKind) {
+    events.emit(Event {
+        wave: wave.id,
+        pc,
+        mask,
+        kind,
+    });
+}
+
+/// The active mask just became empty: go to where lanes can resume, or finish the wave.
+fn settle<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+    match wave.stack.last() {
+        Some(frame) => {
+            let to = frame.resume_pc();
+            wave.pc = to;
+            emit(events, wave, pc, 0, EventKind::Skip { to });
+        }
+        None => finish(wave, pc, events),
+    }
+}
+
+fn finish<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+    wave.status = WaveStatus::Done;
+    wave.active = 0;
+    emit(events, wave, pc, 0, EventKind::WaveDone);
+}
+
+fn push(wave: &mut Wave, frame: Frame) -> Result<(), TrapKind> {
+    if wave.stack.len() >= MAX_STACK_DEPTH {
+        return Err(TrapKind::StackOverflow);
+    }
+    wave.stack.push(frame);
+    Ok(())
+}
+
+fn predicate_operand(wave: &Wave, instr: &Instr) -> u64 {
+    let p = wave.predicates[instr.a as usize & 3];
+    if instr.flags & flags::NEGATE_A != 0 {
+        !p
+    } else {
+        p
+    }
+}
+
+pub fn exec_if<S: EventSink>(
+    wave: &mut Wave,
+    instr: &Instr,
+    pc: u32,
+    events: &mut S,
+) -> Result<(), TrapKind> {
+    let entry = wave.active;
+    let then_mask = entry & predicate_operand(wave, instr);
+    push(
+        wave,
+        Frame::new_if(pc, entry, then_mask, instr.imm, instr.target),
+    )?;
+    emit(events, wave, pc, entry, EventKind::Push(FrameKind::If));
+    let else_mask = entry & !then_mask;
+    if then_mask != 0 && else_mask != 0 {
+        emit(
+            events,
+            wave,
+            pc,
+            then_mask,
+            EventKind::Diverge { other: else_mask },
+        );
+    }
+    wave.active = then_mask;
+    if then_mask == 0 {
+        wave.pc = instr.imm;
+        emit(events, wave, pc, 0, EventKind::Skip { to: instr.imm });
+    } else {
+        wave.pc = pc + 1;
+    }
+    Ok(())
+}
+
+pub fn exec_else<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+    let Some(frame) = wave.stack.last_mut() else {
+        return finish(wave, pc, events);
+    };
+    frame.in_else = true;
+    let else_mask = frame.else_mask;
+    let end_pc = frame.end_pc;
+    wave.active = else_mask;
+    emit(events, wave, pc, else_mask, EventKind::Else);
+    if else_mask == 0 {
+        wave.pc = end_pc;
+        emit(events, wave, pc, 0, EventKind::Skip { to: end_pc });
+    } else {
+        wave.pc = pc + 1;
+    }
+}
+
+/// `endif`, and `endloop` when the loop is over: pop and reconverge on the entry lanes.
+fn pop_and_reconverge<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+    let Some(frame) = wave.stack.pop() else {
+        return finish(wave, pc, events);
+    };
+    wave.active = frame.entry;
+    emit(events, wave, pc, frame.entry, EventKind::Pop(frame.kind));
+    if frame.entry == 0 {
+        settle(wave, pc, events);
+    } else {
+        wave.pc = pc + 1;
+    }
+}
+
+pub fn exec_endif<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+    pop_and_reconverge(wave, pc, events);
+}
+
+pub fn exec_loop<S: EventSink>(
+    wave: &mut Wave,
+    instr: &Instr,
+    pc: u32,
+    events: &mut S,
+) -> Result<(), TrapKind> {
+    push(wave, Frame::new_loop(pc, wave.active, instr.target))?;
+    emit(
+        events,
+        wave,
+        pc,
+        wave.active,
+        EventKind::Push(FrameKind::Loop),
+    );
+    wave.pc = pc + 1;
+    Ok(())
+}
+
+pub fn exec_endloop<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+    let Some(frame) = wave.stack.last_mut() else {
+        return finish(wave, pc, events);
+    };
+    let next = wave.active | frame.continue_mask;
+    if next != 0 {
+        frame.continue_mask = 0;
+        frame.iterations += 1;
+        let body_pc = frame.body_pc;
+        wave.active = next;
+        wave.pc = body_pc;
+        emit(events, wave, pc, next, EventKind::Iterate);
+    } else {
+        pop_and_reconverge(wave, pc, events);
+    }
+}
+
+/// `break` (when `is_break`) or `continue`: the chosen lanes leave every frame above their loop
+/// and wait in the loop's break or continue mask.
+pub fn exec_break_continue<S: EventSink>(
+    wave: &mut Wave,
+    instr: &Instr,
+    pc: u32,
+    is_break: bool,
+    events: &mut S,
+) {
+    let leaving = wave.active & guard_mask(wave, instr.guard) & predicate_operand(wave, instr);
+    if leaving != 0 {
+        if let Some(loop_index) = wave.innermost_loop() {
+            for frame in &mut wave.stack[loop_index + 1..] {
+                frame.forget(leaving);
+            }
+            let frame = &mut wave.stack[loop_index];
+            if is_break {
+                frame.break_mask |= leaving;
+            } else {
+                frame.continue_mask |= leaving;
+            }
+        }
+        wave.active &= !leaving;
+        let kind = if is_break {
+            EventKind::Break
+        } else {
+            EventKind::Continue
+        };
+        emit(events, wave, pc, leaving, kind);
+    }
+    if wave.active == 0 {
+        settle(wave, pc, events);
+    } else {
+        wave.pc = pc + 1;
+    }
+}
+
+/// `halt`: only the executing lanes end; no frame remembers them.
+pub fn halt_lanes<S: EventSink>(wave: &mut Wave, lanes: u64, pc: u32, events: &mut S) {
+    if lanes != 0 {
+        for frame in &mut wave.stack {
+            frame.forget(lanes);
+        }
+        wave.halted |= lanes;
+        wave.active &= !lanes;
+        emit(events, wave, pc, lanes, EventKind::Halt);
+    }
+    if wave.active == 0 {
+        settle(wave, pc, events);
+    } else {
+        wave.pc = pc + 1;
+    }
+}
+
+pub fn exec_call<S: EventSink>(
+    wave: &mut Wave,
+    instr: &Instr,
+    pc: u32,
+    events: &mut S,
+) -> Result<(), TrapKind> {
+    if wave.calls.len() >= MAX_CALL_DEPTH {
+        return Err(TrapKind::CallStackOverflow);
+    }
+    wave.calls.push(CallRecord {
+        return_pc: pc + 1,
+        stack_depth: wave.stack.len() as u32,
+    });
+    emit(events, wave, pc, wave.active, EventKind::Call);
+    wave.pc = instr.target;
+    Ok(())
+}
+
+/// `return`: back to the caller; with no caller it ends the executing lanes, like `halt`.
+pub fn exec_return<S: EventSink>(
+    wave: &mut Wave,
+    pc: u32,
+    lanes: u64,
+    events: &mut S,
+) -> Result<(), TrapKind> {
+    match wave.calls.last().copied() {
+        None => {
+            halt_lanes(wave, lanes, pc, events);
+            Ok(())
+        }
+        Some(call) if call.stack_depth as usize != wave.stack.len() => {
+            Err(TrapKind::ReturnInsideConstruct)
+        }
+        Some(call) => {
+            wave.calls.pop();
+            emit(events, wave, pc, wave.active, EventKind::Return);
+            wave.pc = call.return_pc;
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! Control-flow events: what a view animates. The machine writes them into a caller-owned sink,
+//! so a fast run that wants none pays nothing ([`NoEvents`] compiles away).
+
+use super::frame::FrameKind;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// A frame was pushed (`if` or `loop`); `mask` is the entry mask.
+    Push(FrameKind),
+    /// A frame was popped at its reconvergence point; `mask` is the reconverged mask.
+    Pop(FrameKind),
+    /// An `if` split the wave: `mask` took the then side, `other` the else side.
+    Diverge {
+        other: u64,
+    },
+    /// The wave switched to the else side; `mask` is the else side's lanes.
+    Else,
+    /// No active lane is left on this path: the wave jumps to `to` (spec §5.2 skipping).
+    Skip {
+        to: u32,
+    },
+    /// Lanes in `mask` broke out of the innermost loop.
+    Break,
+    /// Lanes in `mask` continued to the next iteration.
+    Continue,
+    /// A loop starts another iteration with `mask`.
+    Iterate,
+    /// Lanes in `mask` halted.
+    Halt,
+    /// The wave arrived at a barrier.
+    BarrierWait,
+    /// Every live wave of the workgroup reached a barrier; all were released.
+    BarrierRelease,
+    /// A call (`mask` = active lanes) or return.
+    Call,
+    Return,
+    /// The wave finished: no lane is left.
+    WaveDone,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub wave: u32,
+    /// Index of the instruction that caused the event.
+    pub pc: u32,
+    pub mask: u64,
+    pub kind: EventKind,
+}
+
+pub trait EventSink {
+    fn emit(&mut self, event: Event);
+}
+
+/// Discards events; used by fast runs.
+pub struct NoEvents;
+
+impl EventSink for NoEvents {
+    #[inline(always)]
+    fn emit(&mut self, _event: Event) {}
+}
+
+impl EventSink for Vec<Event> {
+    fn emit(&mut self, event: Event) {
+        self.push(event);
+    }
+}

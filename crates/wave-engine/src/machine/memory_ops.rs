@@ -1,0 +1,181 @@
+//! Loads, stores and atomics, lane by lane in lane order (so atomics are deterministic).
+
+use super::lanes::{each_lane, src_a, src_b, src_c};
+use super::memory::{Memory, OutOfBounds};
+use super::trap::{MemorySpace, TrapKind};
+use super::wave::Wave;
+use crate::instr::{flags, Instr, Op};
+
+/// A fault in one lane.
+pub struct LaneFault {
+    pub kind: TrapKind,
+    pub lane: u32,
+}
+
+fn fault(space: MemorySpace, lane: usize, oob: OutOfBounds) -> LaneFault {
+    LaneFault {
+        kind: TrapKind::MemoryOutOfBounds {
+            space,
+            address: oob.address,
+            width: oob.width,
+        },
+        lane: lane as u32,
+    }
+}
+
+/// Bytes moved by a load or store op, and how many registers that spans.
+pub fn access_width(op: Op) -> u32 {
+    use Op::*;
+    match op {
+        LocalLoadU8 | LocalStoreU8 | DeviceLoadU8 | DeviceStoreU8 => 1,
+        LocalLoadU16 | LocalStoreU16 | DeviceLoadU16 | DeviceStoreU16 => 2,
+        LocalLoadU64 | LocalStoreU64 | DeviceLoadU64 | DeviceStoreU64 => 8,
+        DeviceLoadU128 | DeviceStoreU128 => 16,
+        _ => 4,
+    }
+}
+
+pub fn load(
+    wave: &mut Wave,
+    instr: &Instr,
+    mask: u64,
+    memory: &Memory,
+    space: MemorySpace,
+) -> Result<(), LaneFault> {
+    let width = access_width(instr.op);
+    let addresses = src_a(wave, instr);
+    for lane in each_lane(mask) {
+        let address = addresses[lane];
+        let lane_u32 = lane as u32;
+        match width {
+            1 => {
+                let [b] = memory
+                    .read::<1>(address)
+                    .map_err(|e| fault(space, lane, e))?;
+                wave.set_register(instr.dst, lane_u32, b as u32);
+            }
+            2 => {
+                let bytes = memory
+                    .read::<2>(address)
+                    .map_err(|e| fault(space, lane, e))?;
+                wave.set_register(instr.dst, lane_u32, u16::from_le_bytes(bytes) as u32);
+            }
+            4 => {
+                let value = memory
+                    .read_u32(address)
+                    .map_err(|e| fault(space, lane, e))?;
+                wave.set_register(instr.dst, lane_u32, value);
+            }
+            _ => {
+                // u64 / u128: consecutive registers, low word first. Check the whole access first
+                // so a fault leaves no register half-written.
+                let words = width / 4;
+                if address
+                    .checked_add(width)
+                    .is_none_or(|end| end as usize > memory.len())
+                {
+                    return Err(fault(space, lane, OutOfBounds { address, width }));
+                }
+                for word in 0..words {
+                    let value = memory
+                        .read_u32(address + word * 4)
+                        .map_err(|e| fault(space, lane, e))?;
+                    wave.set_register(instr.dst.wrapping_add(word as u8), lane_u32, value);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn store(
+    wave: &Wave,
+    instr: &Instr,
+    mask: u64,
+    memory: &mut Memory,
+    space: MemorySpace,
+) -> Result<(), LaneFault> {
+    let width = access_width(instr.op);
+    let addresses = src_a(wave, instr);
+    let values = src_b(wave, instr);
+    for lane in each_lane(mask) {
+        let address = addresses[lane];
+        let value = values[lane];
+        let result = match width {
+            1 => memory.write(address, [value as u8]),
+            2 => memory.write(address, (value as u16).to_le_bytes()),
+            4 => memory.write_u32(address, value),
+            _ => {
+                let words = width / 4;
+                if address
+                    .checked_add(width)
+                    .is_none_or(|end| end as usize > memory.len())
+                {
+                    Err(OutOfBounds { address, width })
+                } else {
+                    for word in 0..words {
+                        let value = wave.register(instr.b.wrapping_add(word as u8), lane as u32);
+                        memory
+                            .write_u32(address + word * 4, value)
+                            .map_err(|e| fault(space, lane, e))?;
+                    }
+                    Ok(())
+                }
+            }
+        };
+        result.map_err(|e| fault(space, lane, e))?;
+    }
+    Ok(())
+}
+
+/// The new memory value of an atomic read-modify-write. Min and max are unsigned (as wave-emu);
+/// compare-and-swap really compares and swaps (wave-emu runs it as an add: D4).
+#[inline]
+fn atomic_update(op: Op, old: u32, value: u32, desired: u32) -> u32 {
+    use Op::*;
+    match op {
+        LocalAtomicAdd | AtomicAdd => old.wrapping_add(value),
+        LocalAtomicSub | AtomicSub => old.wrapping_sub(value),
+        LocalAtomicMin | AtomicMin => old.min(value),
+        LocalAtomicMax | AtomicMax => old.max(value),
+        LocalAtomicAnd | AtomicAnd => old & value,
+        LocalAtomicOr | AtomicOr => old | value,
+        LocalAtomicXor | AtomicXor => old ^ value,
+        LocalAtomicExchange | AtomicExchange => value,
+        LocalAtomicCas | AtomicCas => {
+            if old == value {
+                desired
+            } else {
+                old
+            }
+        }
+        _ => old,
+    }
+}
+
+pub fn atomic(
+    wave: &mut Wave,
+    instr: &Instr,
+    mask: u64,
+    memory: &mut Memory,
+    space: MemorySpace,
+) -> Result<(), LaneFault> {
+    let addresses = src_a(wave, instr);
+    let values = src_b(wave, instr);
+    let desired = src_c(wave, instr);
+    let writes_old = instr.flags & flags::NO_DST == 0;
+    for lane in each_lane(mask) {
+        let address = addresses[lane];
+        let old = memory
+            .read_u32(address)
+            .map_err(|e| fault(space, lane, e))?;
+        let new = atomic_update(instr.op, old, values[lane], desired[lane]);
+        memory
+            .write_u32(address, new)
+            .map_err(|e| fault(space, lane, e))?;
+        if writes_old {
+            wave.set_register(instr.dst, lane as u32, old);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,88 @@
+//! One workgroup: its waves, its local memory, round-robin scheduling and barriers.
+
+use super::config::ResolvedLaunch;
+use super::event::{Event, EventKind, EventSink};
+use super::memory::Memory;
+use super::wave::{Wave, WaveStatus};
+
+pub struct Workgroup {
+    /// Linear index in the grid (x fastest).
+    pub index: u32,
+    pub id: [u32; 3],
+    pub waves: Vec<Wave>,
+    pub local: Memory,
+    /// Next wave to consider, as wave-emu rotates: one instruction per pick.
+    pub next_pick: usize,
+    /// Wave-instructions executed in this workgroup (the budget counts these).
+    pub executed: u64,
+}
+
+impl Workgroup {
+    pub fn new(index: u32, launch: &ResolvedLaunch, register_file_size: u32) -> Self {
+        let [gx, gy, _] = launch.grid;
+        let id = [
+            index % gx.max(1),
+            (index / gx.max(1)) % gy.max(1),
+            index / (gx.max(1) * gy.max(1)).max(1),
+        ];
+        let threads = launch.workgroup_threads();
+        let waves = (0..launch.waves_per_workgroup())
+            .map(|w| {
+                let mut wave = Wave::new(w, launch.wave_width, threads, register_file_size);
+                for &(register, value) in &launch.initial_registers {
+                    wave.row_mut(register).fill(value);
+                }
+                wave
+            })
+            .collect();
+        Workgroup {
+            index,
+            id,
+            waves,
+            local: Memory::zeroed(launch.local_memory),
+            next_pick: 0,
+            executed: 0,
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.waves.iter().all(|w| w.status == WaveStatus::Done)
+    }
+
+    /// The wave to run next, round-robin from `next_pick`; `None` when no wave is ready.
+    pub fn pick(&self) -> Option<usize> {
+        let n = self.waves.len();
+        (0..n)
+            .map(|k| (self.next_pick + k) % n)
+            .find(|&w| self.waves[w].status == WaveStatus::Ready)
+    }
+
+    /// When every live wave waits at a barrier, release them all. Finished waves never block.
+    pub fn release_barrier_if_complete<S: EventSink>(&mut self, events: &mut S) -> bool {
+        let waiting = self
+            .waves
+            .iter()
+            .filter(|w| w.status == WaveStatus::AtBarrier)
+            .count();
+        let live = self
+            .waves
+            .iter()
+            .filter(|w| w.status != WaveStatus::Done)
+            .count();
+        if waiting == 0 || waiting != live {
+            return false;
+        }
+        for wave in &mut self.waves {
+            if wave.status == WaveStatus::AtBarrier {
+                wave.status = WaveStatus::Ready;
+                events.emit(Event {
+                    wave: wave.id,
+                    pc: wave.pc,
+                    mask: wave.active,
+                    kind: EventKind::BarrierRelease,
+                });
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,125 @@
+//! Property tests: the front end never panics, and every span it reports lies inside the source
+//! on char boundaries.
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use wave_engine::program::Span;
+use wave_engine::syntax::mnemonics::MNEMONICS;
+use wave_engine::{compile, highlight};
+
+fn span_is_inside(source: &str, span: Span) -> bool {
+    let (start, end) = (span.start as usize, span.end as usize);
+    start <= end
+        && end <= source.len()
+        && source.is_char_boundary(start)
+        && source.is_char_boundary(end)
+}
+
+fn check(source: &str) {
+    let compiled = compile(source);
+    assert_eq!(compiled.program.is_some(), !compiled.has_errors());
+    for diagnostic in &compiled.diagnostics {
+        assert!(span_is_inside(source, diagnostic.span), "{diagnostic:?}");
+        assert!(diagnostic.line >= 1 && diagnostic.column >= 1);
+    }
+    if let Some(program) = &compiled.program {
+        for kernel in &program.kernels {
+            assert_eq!(kernel.code.len(), kernel.spans.len());
+            assert_eq!(kernel.code.len(), kernel.lines.len());
+            assert!(kernel.spans.iter().all(|s| span_is_inside(source, *s)));
+            assert!(kernel.register_file_size >= kernel.register_count);
+            assert!(kernel.register_file_size <= 256);
+        }
+    }
+    let mut previous_end = 0;
+    for (span, _) in highlight(source) {
+        assert!(span_is_inside(source, span), "{span:?}");
+        assert!(span.start >= previous_end, "highlight spans overlap");
+        previous_end = span.end;
+    }
+}
+
+/// Pieces of real (and nearly real) WAVE assembly to shuffle together.
+fn fragment() -> impl Strategy<Value = String> {
+    let fixed = prop::sample::select(vec![
+        ".kernel",
+        ".end",
+        ".registers",
+        ".local_memory",
+        ".workgroup_size",
+        ".device",
+        ".wave",
+        ".cached",
+        "k",
+        "r0",
+        "r7",
+        "r31",
+        "r254",
+        "r255",
+        "r3.hi",
+        "p0",
+        "p3",
+        "p4",
+        "!p1",
+        "@p1",
+        "@!p2",
+        "@p0",
+        "sr_lane_id",
+        "sr_bogus",
+        "0x10",
+        "-5",
+        "1.5",
+        "4294967296",
+        ",",
+        ",",
+        ":",
+        "lbl:",
+        "lbl",
+        "; c",
+        "# c",
+        "\n",
+        "\n",
+        " ",
+        "\t",
+        "if",
+        "else",
+        "endif",
+        "loop",
+        "endloop",
+        "break",
+        "continue",
+        "halt",
+        "call",
+        "icmp.lt",
+        "ucmp.ge",
+        "é",
+        "\u{1F600}",
+        "!",
+        "@",
+    ])
+    .prop_map(str::to_string);
+    let mnemonic = prop::sample::select(MNEMONICS.iter().map(|m| m.name).collect::<Vec<_>>())
+        .prop_map(str::to_string);
+    prop_oneof![3 => fixed, 2 => mnemonic]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn arbitrary_text_never_panics(source in any::<String>()) {
+        check(&source);
+    }
+
+    #[test]
+    fn token_soup_never_panics(parts in prop::collection::vec((fragment(), prop::sample::select(vec![" ", ", ", "\n", ""])), 0..80)) {
+        let source: String = parts.iter().map(|(text, sep)| format!("{text}{sep}")).collect();
+        check(&source);
+    }
+
+    #[test]
+    fn soup_inside_a_kernel_never_panics(parts in prop::collection::vec(fragment(), 0..40)) {
+        let body = parts.join(" ");
+        check(&format!(".kernel k\n{body}\nhalt\n.end\n"));
+    }
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Installs everything WAVE Playground needs on a fresh Debian machine, and nothing twice.
+# Sourced by scripts/serve.sh and scripts/test.sh; when everything is present it costs well
+# under 5 s (a few `--version` calls).
+set -euo pipefail
+
+TRUNK_VERSION="0.21.14"
+WASM_BINDGEN_VERSION="0.2.130"
+WASM_OPT_VERSION="132"
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$HOME/.cargo/bin:$repo_root/node_modules/.bin:$PATH"
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+export TRUNK_SKIP_VERSION_CHECK=true
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[1;31m[setup] error:\033[0m %s\n' "$*" >&2; exit 1; }
+
+# "tool --version" prints e.g. "trunk 0.21.14"; succeed only if it names exactly this version.
+has_version() { command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -qw "$2"; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@";
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@";
+  else die "need root to run: $* (install it by hand or run as root)"; fi
+}
+
+command -v cargo >/dev/null 2>&1 || die "cargo not found: install Rust with rustup first"
+command -v npm >/dev/null 2>&1 || die "npm not found: install Node.js 20+ first"
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown || die "rustup could not add wasm32-unknown-unknown"
+fi
+for component in rustfmt clippy; do
+  if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
+    say "adding rustup component $component"
+    rustup component add "$component" || die "rustup could not add $component"
+  fi
+done
+
+if ! has_version trunk "$TRUNK_VERSION"; then
+  # trunk 0.22 needs a newer rustc than this machine has; 0.21.14 is the last that builds.
+  say "installing trunk $TRUNK_VERSION (about 5 minutes on 2 cores)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked || die "cargo install trunk $TRUNK_VERSION failed"
+fi
+
+if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
+  # Without --locked on purpose: its lockfile names a webpki-roots the registry lacks.
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes)"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" \
+    || die "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION failed"
+fi
+
+# npm packages: binaryen (wasm-opt 132) and Playwright (driver only, never its browsers).
+if [ ! -x "$repo_root/node_modules/.bin/wasm-opt" ] || [ ! -d "$repo_root/node_modules/@playwright/test" ] \
+   || [ "$repo_root/package-lock.json" -nt "$repo_root/node_modules/.package-lock.json" ]; then
+  say "installing npm packages"
+  (cd "$repo_root" && npm ci --no-audit --no-fund) || die "npm ci failed"
+fi
+has_version wasm-opt "$WASM_OPT_VERSION" || die "wasm-opt $WASM_OPT_VERSION expected from npm binaryen; got: $(wasm-opt --version 2>&1 || true)"
+
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  say "installing Debian chromium and chromium-driver"
+  as_root apt-get update -qq || die "apt-get update failed"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null \
+    || die "apt-get install chromium chromium-driver failed"
+fi
+has_version chromedriver "$(chromium --version 2>/dev/null | grep -oE '[0-9]+\.[0-9.]+' | head -1)" \
+  || die "chromedriver does not match chromium: $(chromedriver --version) vs $(chromium --version)"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Sets up whatever is missing, then runs every test of WAVE Playground in order, failing fast.
+# Usage: scripts/test.sh        (the README's test command; CI runs it through .ci/run)
+set -uo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo_root"
+# shellcheck source=scripts/setup.sh
+source scripts/setup.sh || exit 1
+set +e
+
+passed=()
+started_at=$SECONDS
+server_pid=""
+stop_server() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; server_pid=""; fi
+}
+trap stop_server EXIT
+
+summary() {
+  echo
+  echo "──────── test summary ($((SECONDS - started_at)) s) ────────"
+  for step in "${passed[@]}"; do echo "  ok    $step"; done
+  if [ -n "${1:-}" ]; then echo "  FAIL  $1"; fi
+  echo "summary: ${#passed[@]} passed, $([ -n "${1:-}" ] && echo 1 || echo 0) failed"
+}
+
+# step NAME COMMAND...: runs one step, records its time, stops everything on failure.
+step() {
+  local name="$1"; shift
+  local step_started=$SECONDS
+  printf '\n\033[1m==> %s\033[0m\n' "$name"
+  if "$@"; then
+    passed+=("$name ($((SECONDS - step_started)) s)")
+  else
+    summary "$name"
+    exit 1
+  fi
+}
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+end_to_end() {
+  local port; port="$(free_port)" || return 1
+  python3 -m http.server "$port" --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
+  server_pid=$!
+  local url="http://127.0.0.1:$port/"
+  for _ in $(seq 1 50); do
+    curl -sf "$url" >/dev/null 2>&1 && break
+    kill -0 "$server_pid" 2>/dev/null || { echo "the static server for dist/ died" >&2; return 1; }
+    sleep 0.1
+  done
+  WAVE_PLAYGROUND_URL="$url" playwright test
+  local status=$?
+  stop_server
+  return $status
+}
+
+step "cargo fmt --check"              cargo fmt --all -- --check
+step "clippy (native)"                cargo clippy --workspace --all-targets --locked -- -D warnings
+step "clippy (wasm32)"                cargo clippy --workspace --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
+step "cargo test (native)"            cargo test --workspace --locked
+step "browser tests (wasm-bindgen-test, headless Chromium)" \
+                                      cargo test -p wave-playground --locked --target wasm32-unknown-unknown
+step "trunk build --release"          trunk build --release --offline
+step "end-to-end (Playwright, Chromium)" end_to_end
+summary

@@ -1,0 +1,6 @@
+//! Browser entry point: mount the playground on `<body>`.
+
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(wave_playground::App);
+}
