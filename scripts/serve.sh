@@ -12,5 +12,5 @@ if (exec 3<>/dev/tcp/127.0.0.1/8080) 2>/dev/null; then
   echo "[serve] error: something already listens on 127.0.0.1:8080; stop it first (a stale trunk serve?)" >&2
   exit 1
 fi
-echo "[serve] building; the playground is at http://127.0.0.1:8080 once trunk prints 'server listening'" >&2
+echo "[serve] building; the playground is at http://127.0.0.1:8080 when trunk reports the server is up" >&2
 exec trunk serve --offline "$@"

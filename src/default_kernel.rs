@@ -1,7 +1,8 @@
 /// The kernel a first-time visitor sees: eight lanes split by an `if`, so stepping it shows
 /// the mask diverging and reconverging.
 pub const DEFAULT_KERNEL: &str = "\
-; Eight lanes, one wave: the even lanes take the `if` side, the odd lanes the `else` side.
+; One wave of eight lanes: even lanes take the `if` side,
+; odd lanes the `else` side.
 .kernel parity
 .registers 8
     mov_sr   r0, sr_lane_id        ; r0 = this lane's index
