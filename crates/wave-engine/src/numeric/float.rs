@@ -159,10 +159,46 @@ pub fn flog2(a: u32) -> u32 {
     f(a).log2().to_bits()
 }
 
-/// `fma`: a × b + c with a single rounding (`f32::mul_add`).
+/// `fma`: a × b + c with a single rounding. Where the target has a hardware fused multiply-add
+/// this is `f32::mul_add`; elsewhere (wasm) `mul_add` would be a scalar libm call per lane, so
+/// [`fma_by_round_to_odd`] computes the same bits with plain, vectorisable f64 arithmetic.
 #[inline]
 pub fn fma(a: u32, b: u32, c: u32) -> u32 {
-    f(a).mul_add(f(b), f(c)).to_bits()
+    #[cfg(target_feature = "fma")]
+    {
+        f(a).mul_add(f(b), f(c)).to_bits()
+    }
+    #[cfg(not(target_feature = "fma"))]
+    {
+        fma_by_round_to_odd(a, b, c)
+    }
+}
+
+/// Exactly-rounded f32 fused multiply-add without an fma instruction.
+///
+/// The product of two f32 values is exact in f64 (24 + 24 significant bits < 53). The f64 sum
+/// `p + c` may round, but TwoSum recovers its exact error; if the error is non-zero the sum is
+/// forced to the neighbour with an odd last bit ("round to odd"). A value rounded to odd with at
+/// least two spare bits rounds to f32 exactly as the infinitely precise value would, so the final
+/// conversion is the single correct rounding. Infinities and NaNs skip the correction (their TwoSum
+/// error is NaN).
+#[inline]
+pub fn fma_by_round_to_odd(a: u32, b: u32, c: u32) -> u32 {
+    let product = f(a) as f64 * f(b) as f64;
+    let addend = f(c) as f64;
+    let sum = product + addend;
+    let addend_part = sum - product;
+    let error = (product - (sum - addend_part)) + (addend - addend_part);
+    let bits = sum.to_bits();
+    // A non-zero finite error with an even last bit: step one ulp towards the exact value.
+    let inexact_even = error != 0.0 && error.is_finite() && bits & 1 == 0;
+    let towards_larger_magnitude = (error > 0.0) == (sum > 0.0);
+    let adjusted = match (inexact_even, towards_larger_magnitude) {
+        (false, _) => bits,
+        (true, true) => bits + 1,
+        (true, false) => bits - 1,
+    };
+    (f64::from_bits(adjusted) as f32).to_bits()
 }
 
 /// `fclamp`: clamp `x` to `[lo, hi]`.

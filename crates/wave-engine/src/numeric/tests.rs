@@ -534,3 +534,78 @@ fn f16_conversions_agree_with_the_runtime_selected_path() {
         );
     }
 }
+
+/// The software fma used where there is no fma instruction must give the same bits as a true
+/// fused multiply-add (`f32::mul_add`, which is exact on every host) — including inputs chosen to
+/// land exactly between two f32 values after an f64 rounding, where a naive f64 emulation
+/// double-rounds.
+#[test]
+fn software_fma_matches_fused_multiply_add() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as u32
+    };
+    let edges = [
+        0u32,
+        0x8000_0000,
+        0x3F80_0000,
+        0xBF80_0000,
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7FC0_0000,
+        0x0000_0001,
+        0x8000_0001,
+        0x007F_FFFF,
+        0x7F7F_FFFF,
+        0xFF7F_FFFF,
+        0x3F80_0001,
+        0x3400_0000,
+        0x3380_0000,
+        0x4B80_0000,
+    ];
+    let mut checked = 0;
+    let mut check = |a: u32, b: u32, c: u32| {
+        let expected = f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c));
+        let got = f32::from_bits(super::float::fma_by_round_to_odd(a, b, c));
+        assert!(
+            got.to_bits() == expected.to_bits() || (got.is_nan() && expected.is_nan()),
+            "fma({a:#x}, {b:#x}, {c:#x}): got {got:?} ({:#x}), expected {expected:?} ({:#x})",
+            got.to_bits(),
+            expected.to_bits()
+        );
+        checked += 1;
+    };
+    for &a in &edges {
+        for &b in &edges {
+            for &c in &edges {
+                check(a, b, c);
+            }
+        }
+    }
+    // (1 + 2^-k)(1 + 2^-(24-k)) has a 2^-24 term: exactly halfway between two f32 values. An
+    // addend below the f64 ulp decides the rounding and is lost by a plain f64 multiply-add.
+    for k in 1..24 {
+        for scale in [1.0f32, 0.5, 8.0, 1.0e-20, 3.0e12] {
+            let a = (1.0 + (-(k as f32)).exp2()) * scale;
+            let b = 1.0 + (-(24 - k) as f32).exp2();
+            for tiny in [-60, -53, -54, -75, -100] {
+                let c = (tiny as f32).exp2() * scale;
+                check(a.to_bits(), b.to_bits(), c.to_bits());
+                check(a.to_bits(), b.to_bits(), (-c).to_bits());
+                check((-a).to_bits(), b.to_bits(), c.to_bits());
+            }
+        }
+    }
+    for _ in 0..200_000 {
+        // Products near 1 plus tiny addends exercise the halfway cases.
+        let a = 0x3F80_0000 | (next() & 0x007F_FFFF);
+        let b = 0x3F80_0000 | (next() & 0x007F_FFFF);
+        let c = (next() & 0x8000_0000) | (0x3000_0000 + (next() & 0x0FFF_FFFF));
+        check(a, b, c);
+        check(next(), next(), next());
+    }
+    assert!(checked > 400_000);
+}
