@@ -61,14 +61,52 @@ pub fn write_masked(wave: &mut Wave, dst: u8, mask: u64, value: impl Fn(usize) -
     }
 }
 
+const IMMEDIATES: u8 = flags::A_IMM | flags::B_IMM | flags::C_IMM;
+
+/// The register-only fast path: reads source rows and writes row `dst` in place, lane by lane.
+/// Reading a lane's sources before writing that lane makes `dst == source` harmless. Lowering keeps
+/// every register below the register-file size; checking the rows once up front lets the compiler
+/// drop per-lane bounds checks (an impossible out-of-range row is simply not written).
+macro_rules! map_registers {
+    ($wave:expr, $dst:expr, $mask:expr, [$($src:ident),+], $f:expr) => {{
+        let width = $wave.width as usize;
+        let full = $mask == lanes_mask($wave.width);
+        let registers = &mut $wave.registers[..];
+        let len = registers.len();
+        let dst = $dst as usize * width;
+        $(let $src = $src as usize * width;)+
+        if dst + width <= len $(&& $src + width <= len)+ {
+            if full {
+                for lane in 0..width {
+                    registers[dst + lane] = $f($(registers[$src + lane]),+);
+                }
+            } else {
+                for lane in 0..width {
+                    if $mask >> lane & 1 != 0 {
+                        registers[dst + lane] = $f($(registers[$src + lane]),+);
+                    }
+                }
+            }
+        }
+    }};
+}
+
 #[inline(always)]
 pub fn map1(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32) -> u32) {
+    if instr.flags & IMMEDIATES == 0 {
+        let a = instr.a;
+        return map_registers!(wave, instr.dst, mask, [a], f);
+    }
     let a = src_a(wave, instr);
     write_masked(wave, instr.dst, mask, |l| f(a[l]));
 }
 
 #[inline(always)]
 pub fn map2(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> u32) {
+    if instr.flags & IMMEDIATES == 0 {
+        let (a, b) = (instr.a, instr.b);
+        return map_registers!(wave, instr.dst, mask, [a, b], f);
+    }
     let a = src_a(wave, instr);
     let b = src_b(wave, instr);
     write_masked(wave, instr.dst, mask, |l| f(a[l], b[l]));
@@ -76,6 +114,10 @@ pub fn map2(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> u
 
 #[inline(always)]
 pub fn map3(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32) -> u32) {
+    if instr.flags & IMMEDIATES == 0 {
+        let (a, b, c) = (instr.a, instr.b, instr.c);
+        return map_registers!(wave, instr.dst, mask, [a, b, c], f);
+    }
     let a = src_a(wave, instr);
     let b = src_b(wave, instr);
     let c = src_c(wave, instr);

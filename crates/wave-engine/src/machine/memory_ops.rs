@@ -43,6 +43,9 @@ pub fn load(
     space: MemorySpace,
 ) -> Result<(), LaneFault> {
     let width = access_width(instr.op);
+    if width == 4 && instr.flags & flags::A_IMM == 0 {
+        return load_u32(wave, instr, mask, memory, space);
+    }
     let addresses = src_a(wave, instr);
     for lane in each_lane(mask) {
         let address = addresses[lane];
@@ -88,6 +91,35 @@ pub fn load(
     Ok(())
 }
 
+/// The common case, a u32 gather: each lane's address is checked once against the memory size.
+#[inline(always)]
+fn load_u32(
+    wave: &mut Wave,
+    instr: &Instr,
+    mask: u64,
+    memory: &Memory,
+    space: MemorySpace,
+) -> Result<(), LaneFault> {
+    let width = wave.width as usize;
+    let bytes = memory.bytes();
+    let (address_row, dst_row) = (instr.a as usize * width, instr.dst as usize * width);
+    let registers = &mut wave.registers[..];
+    if address_row + width > registers.len() || dst_row + width > registers.len() {
+        return Ok(());
+    }
+    for lane in each_lane(mask) {
+        let address = registers[address_row + lane];
+        let start = address as usize;
+        match bytes.get(start..start.wrapping_add(4)) {
+            Some(&[b0, b1, b2, b3]) if start <= usize::MAX - 4 => {
+                registers[dst_row + lane] = u32::from_le_bytes([b0, b1, b2, b3]);
+            }
+            _ => return Err(fault(space, lane, OutOfBounds { address, width: 4 })),
+        }
+    }
+    Ok(())
+}
+
 pub fn store(
     wave: &Wave,
     instr: &Instr,
@@ -96,6 +128,9 @@ pub fn store(
     space: MemorySpace,
 ) -> Result<(), LaneFault> {
     let width = access_width(instr.op);
+    if width == 4 && instr.flags & (flags::A_IMM | flags::B_IMM) == 0 {
+        return store_u32(wave, instr, mask, memory, space);
+    }
     let addresses = src_a(wave, instr);
     let values = src_b(wave, instr);
     for lane in each_lane(mask) {
@@ -124,6 +159,28 @@ pub fn store(
             }
         };
         result.map_err(|e| fault(space, lane, e))?;
+    }
+    Ok(())
+}
+
+/// The common case, a u32 scatter in lane order.
+#[inline(always)]
+fn store_u32(
+    wave: &Wave,
+    instr: &Instr,
+    mask: u64,
+    memory: &mut Memory,
+    space: MemorySpace,
+) -> Result<(), LaneFault> {
+    let (addresses, values) = (wave.row(instr.a), wave.row(instr.b));
+    let bytes = memory.bytes_mut();
+    for lane in each_lane(mask) {
+        let (address, value) = (addresses[lane], values[lane]);
+        let start = address as usize;
+        match bytes.get_mut(start..start.wrapping_add(4)) {
+            Some(slot) if start <= usize::MAX - 4 => slot.copy_from_slice(&value.to_le_bytes()),
+            _ => return Err(fault(space, lane, OutOfBounds { address, width: 4 })),
+        }
     }
     Ok(())
 }

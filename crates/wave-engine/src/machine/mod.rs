@@ -198,12 +198,12 @@ impl Machine {
                 State::Finished => return Err(Stop::Finished),
                 State::Trapped(trap) => return Err(Stop::Trap(trap)),
             }
+            if let Some(wave) = self.workgroup.pick() {
+                return Ok(wave);
+            }
             if self.workgroup.is_done() {
                 self.finish_workgroup();
                 continue;
-            }
-            if let Some(wave) = self.workgroup.pick() {
-                return Ok(wave);
             }
             // Every live wave waits at a barrier; release them. (Cannot fail to release: finished
             // waves never block, so some wave is ready afterwards.)
@@ -256,6 +256,7 @@ impl Machine {
         };
         let launch = &self.launch;
         let workgroup = &mut self.workgroup;
+        let num_waves = workgroup.waves.len() as u32;
         let wave = &mut workgroup.waves[wave_index];
         let stats = &mut self.stats;
         stats.wave_instructions += 1;
@@ -274,13 +275,25 @@ impl Machine {
             workgroup_id: workgroup.id,
             workgroup_size: launch.workgroup,
             grid_size: launch.grid,
-            num_waves: launch.waves_per_workgroup(),
+            num_waves,
         };
         let result = exec::step(wave, &instr, &mut env, events);
+        if instr.op == crate::instr::Op::If {
+            // An `if` whose then and else sides are both non-empty (the frame it just pushed).
+            if let Some(frame) = wave.stack.last().filter(|f| f.origin == pc) {
+                if frame.then_mask != 0 && frame.else_mask != 0 {
+                    stats.divergent_branches += 1;
+                }
+            }
+        }
         let depth = wave.stack.len() as u32;
         let status = wave.status;
         workgroup.executed += 1;
-        workgroup.next_pick = (wave_index + 1) % workgroup.waves.len();
+        workgroup.next_pick = if wave_index + 1 == workgroup.waves.len() {
+            0
+        } else {
+            wave_index + 1
+        };
         stats.max_stack_depth = stats.max_stack_depth.max(depth);
         if let Err(fault) = result {
             return Err(self.trap_at(wave_index, fault.kind, fault.lane, pc));
