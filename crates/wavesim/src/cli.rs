@@ -1,0 +1,118 @@
+//! The command line, as clap sees it. Values stay text here; `spec` parses them so that every
+//! mistake gets a message naming the flag and what was wrong.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "wavesim",
+    version,
+    about = "Run and check WAVE kernels from the command line (the playground's engine, wave-emu's flags)"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run a kernel and print the requested dumps.
+    Run(Box<RunArgs>),
+    /// Compile a file and print every diagnostic.
+    Check(CheckArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// WAVE assembly source (.wave)
+    pub file: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// WAVE assembly source (.wave)
+    pub file: PathBuf,
+
+    /// Kernel to run [default: the first kernel of the file]
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+
+    /// Grid size in workgroups
+    #[arg(long, value_name = "X,Y,Z", default_value = "1,1,1")]
+    pub grid: String,
+
+    /// Workgroup size in threads (a kernel's .workgroup_size wins)
+    #[arg(long, value_name = "X,Y,Z", default_value = "32,1,1")]
+    pub workgroup: String,
+
+    /// Lanes per wave, 1..=64
+    #[arg(long, value_name = "N", default_value = "32")]
+    pub wave_width: String,
+
+    /// Local memory per workgroup in bytes [default: the kernel's .local_memory, else 16384]
+    #[arg(long, value_name = "BYTES")]
+    pub local_memory: Option<String>,
+
+    /// Device memory in bytes
+    #[arg(long, value_name = "BYTES", default_value = "1048576")]
+    pub device_memory: String,
+
+    /// Wave-instructions allowed per workgroup (0 = unlimited)
+    #[arg(long, value_name = "N", default_value = "10000000")]
+    pub max_instructions: String,
+
+    /// Initial register value for every thread, e.g. 0:4096 or r1:0x40a00000 (repeatable)
+    #[arg(long, value_name = "REG:VALUE")]
+    pub set_reg: Vec<String>,
+
+    /// Load a file's bytes into device memory at OFFSET (repeatable; after the fills)
+    #[arg(long, value_name = "OFFSET:FILE")]
+    pub arg: Vec<String>,
+
+    /// Write COUNT f32 values i*SCALE (default 1) at OFFSET; TYPE is ignored, as in wave-emu
+    #[arg(long, value_name = "OFFSET:TYPE:COUNT[:SCALE]")]
+    pub fill_iota: Vec<String>,
+
+    /// Write COUNT*4 zero bytes at OFFSET; TYPE is ignored, as in wave-emu (applied first)
+    #[arg(long, value_name = "OFFSET:TYPE:COUNT")]
+    pub fill_zero: Vec<String>,
+
+    /// Print COUNT u32 values from OFFSET, one per line (repeatable; dumps keep their order)
+    #[arg(long, value_name = "OFFSET:COUNT")]
+    pub dump_u32: Vec<String>,
+
+    /// Print COUNT f32 values from OFFSET, one per line
+    #[arg(long, value_name = "OFFSET:COUNT")]
+    pub dump_f32: Vec<String>,
+
+    /// Print COUNT f16 values (2 bytes each) from OFFSET, widened to f32
+    #[arg(long, value_name = "OFFSET:COUNT")]
+    pub dump_f16: Vec<String>,
+
+    /// Print COUNT bf16 values (2 bytes each) from OFFSET, widened to f32
+    #[arg(long, value_name = "OFFSET:COUNT")]
+    pub dump_bf16: Vec<String>,
+
+    /// Hex dump of device memory START..END
+    #[arg(long, value_name = "START:END")]
+    pub dump_memory: Vec<String>,
+
+    /// Print execution statistics after the dumps
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Print every executed wave-instruction and its control-flow events on stderr
+    #[arg(long)]
+    pub trace: bool,
+}
+
+/// Clap's ids of the dump flags (the field names), for `ArgMatches::indices_of`.
+pub const DUMP_IDS: [&str; 5] = [
+    "dump_u32",
+    "dump_f32",
+    "dump_f16",
+    "dump_bf16",
+    "dump_memory",
+];

@@ -1,0 +1,78 @@
+//! `wavesim`: the playground's engine on the command line.
+//!
+//! `wavesim run FILE.wave` takes wave-emu's flags and prints its dump formats; `wavesim check
+//! FILE.wave` lists diagnostics. Errors go to stderr as `error: …` with exit code 1.
+
+mod check;
+mod cli;
+mod dump;
+mod run;
+mod source;
+mod spec;
+mod trace;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches};
+
+use cli::{Cli, Command};
+use source::Failure;
+
+fn main() -> ExitCode {
+    let matches = match Cli::command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(e) => {
+            // Help and version go to stdout with success; usage mistakes are errors like any other.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(1);
+        }
+    };
+    let result = match &cli.command {
+        Command::Run(args) => {
+            let sub = matches.subcommand_matches("run").unwrap_or(&matches);
+            run::run(args, sub).map(|out| {
+                print_stdout(&out);
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Check(args) => check::check(args).map(|report| {
+            print_stdout(&report.text);
+            if report.errors > 0 {
+                ExitCode::from(1)
+            } else {
+                let plural =
+                    |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+                let warnings = if report.warnings > 0 {
+                    format!(", {}", plural(report.warnings, "warning"))
+                } else {
+                    String::new()
+                };
+                eprintln!("ok: {}{warnings}", plural(report.kernels, "kernel"));
+                ExitCode::SUCCESS
+            }
+        }),
+    };
+    result.unwrap_or_else(|Failure(text)| {
+        eprintln!("{text}");
+        ExitCode::from(1)
+    })
+}
+
+/// Writes to stdout, ignoring a closed pipe (`wavesim run … | head`).
+fn print_stdout(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}

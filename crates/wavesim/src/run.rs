@@ -1,0 +1,363 @@
+//! `wavesim run FILE`: compile, configure, fill memory, run (optionally traced), then print the
+//! dumps in command-line order and the statistics.
+
+use std::io::Write;
+
+use clap::parser::ValueSource;
+use clap::ArgMatches;
+use wave_engine::compile;
+use wave_engine::diagnostic::{line_column, render};
+use wave_engine::machine::config::DEFAULT_LOCAL_MEMORY;
+use wave_engine::machine::{Event, LaunchConfig, Machine, Stop, Trap};
+use wave_engine::program::Kernel;
+
+use crate::cli::{RunArgs, DUMP_IDS};
+use crate::dump;
+use crate::source::{self, Failure};
+use crate::spec::{self, Dump, Fill, ValueKind};
+use crate::trace::{StepState, Tracer};
+
+/// Everything `run` prints on stdout (dumps, then statistics).
+pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
+    // Specs first: a typo in a flag is reported before any work.
+    let config = launch_config(args)?;
+    let fills = fills(args)?;
+    let dumps = dumps_in_order(args, matches)?;
+
+    let source = source::read(&args.file)?;
+    let file = args.file.display().to_string();
+    let compiled = compile(&source);
+    let Some(program) = compiled.program else {
+        let errors: Vec<_> = compiled
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.is_error())
+            .collect();
+        return Err(Failure(rendered_with_file(&file, &source, &errors)));
+    };
+    let kernel = select_kernel(&program.kernels, args.kernel.as_deref(), &file)?;
+
+    let mut machine = Machine::new(kernel, &config)
+        .map_err(|e| Failure::new(format!("{file}: kernel `{}`: {e}", kernel.name)))?;
+    if let Some(size) = kernel.workgroup_size {
+        if matches.value_source("workgroup") == Some(ValueSource::CommandLine)
+            && size != config.workgroup
+        {
+            eprintln!(
+                "note: kernel `{}` declares .workgroup_size {},{},{}, which overrides --workgroup {}",
+                kernel.name, size[0], size[1], size[2], args.workgroup
+            );
+        }
+    }
+
+    let device_size = machine.device().len() as u64;
+    for (flag, fill) in &fills {
+        let bytes = fill
+            .count
+            .checked_mul(4)
+            .filter(|&len| fits(fill.offset, len, device_size))
+            .map(|_| fill.bytes())
+            .ok_or_else(|| {
+                out_of_range(flag, fill.offset, fill.count.saturating_mul(4), device_size)
+            })?;
+        write_device(&mut machine, fill.offset, &bytes);
+    }
+    for text in &args.arg {
+        let (offset, path) = spec::parse_arg(text).map_err(|e| bad_spec("--arg", text, &e))?;
+        let bytes = std::fs::read(&path).map_err(|e| {
+            Failure::new(format!("--arg {text}: cannot read {}: {e}", path.display()))
+        })?;
+        if !fits(offset, bytes.len() as u64, device_size) {
+            let flag = format!("--arg {text}");
+            return Err(out_of_range(&flag, offset, bytes.len() as u64, device_size));
+        }
+        write_device(&mut machine, offset, &bytes);
+    }
+    for (flag, dump) in &dumps {
+        match dump.range() {
+            Some((_, end)) if end <= device_size => {}
+            range => {
+                let (start, end) = range.unwrap_or((0, u64::MAX));
+                return Err(out_of_range(
+                    flag,
+                    start,
+                    end.saturating_sub(start),
+                    device_size,
+                ));
+            }
+        }
+    }
+
+    let stop = if args.trace {
+        traced_run(&mut machine, &source, kernel, config.wave_width)
+    } else {
+        machine.run_to_end()
+    };
+    match stop {
+        Stop::Finished => {}
+        Stop::Trap(trap) => return Err(trap_failure(&file, &source, kernel, &machine, &trap)),
+        other => {
+            return Err(Failure::new(format!(
+                "the run stopped unexpectedly: {other:?}"
+            )))
+        }
+    }
+
+    let memory = machine.device().bytes();
+    let mut out = String::new();
+    for (_, dump) in &dumps {
+        match *dump {
+            Dump::Values {
+                kind,
+                offset,
+                count,
+            } => {
+                let end = (offset + count * kind.size()) as usize;
+                out.push_str(&dump::values(kind, &memory[offset as usize..end]));
+            }
+            Dump::Memory { start, end } => {
+                out.push_str(&dump::memory_header(start, end));
+                out.push_str(&dump::hex_dump(
+                    &memory[start as usize..end as usize],
+                    start,
+                ));
+            }
+        }
+    }
+    if args.stats {
+        out.push_str(&dump::stats(machine.stats()));
+    }
+    Ok(out)
+}
+
+fn bad_spec(flag: &str, text: &str, reason: &str) -> Failure {
+    Failure::new(format!("invalid {flag} `{text}`: {reason}"))
+}
+
+fn fits(offset: u64, len: u64, size: u64) -> bool {
+    offset.checked_add(len).is_some_and(|end| end <= size)
+}
+
+fn out_of_range(flag: &str, offset: u64, len: u64, size: u64) -> Failure {
+    Failure::new(format!(
+        "{flag}: {len} bytes at offset {offset:#x} do not fit in device memory of {size} bytes \
+         (raise --device-memory?)"
+    ))
+}
+
+/// Copies bytes whose range was checked by the caller.
+fn write_device(machine: &mut Machine, offset: u64, bytes: &[u8]) {
+    let start = offset as usize;
+    if let Some(slot) = machine
+        .device_mut()
+        .bytes_mut()
+        .get_mut(start..start + bytes.len())
+    {
+        slot.copy_from_slice(bytes);
+    }
+}
+
+fn launch_config(args: &RunArgs) -> Result<LaunchConfig, Failure> {
+    let grid = spec::parse_dims(&args.grid).map_err(|e| bad_spec("--grid", &args.grid, &e))?;
+    let workgroup = spec::parse_dims(&args.workgroup)
+        .map_err(|e| bad_spec("--workgroup", &args.workgroup, &e))?;
+    let wave_width = spec::parse_u32(&args.wave_width)
+        .map_err(|e| bad_spec("--wave-width", &args.wave_width, &e))?;
+    if !(1..=64).contains(&wave_width) {
+        return Err(bad_spec(
+            "--wave-width",
+            &args.wave_width,
+            "a wave has 1 to 64 lanes",
+        ));
+    }
+    let local_memory = match &args.local_memory {
+        Some(text) => spec::parse_u32(text).map_err(|e| bad_spec("--local-memory", text, &e))?,
+        None => DEFAULT_LOCAL_MEMORY,
+    };
+    let device_memory = spec::parse_u32(&args.device_memory)
+        .map_err(|e| bad_spec("--device-memory", &args.device_memory, &e))?;
+    let max_instructions = spec::parse_number(&args.max_instructions)
+        .map_err(|e| bad_spec("--max-instructions", &args.max_instructions, &e))?;
+    let initial_registers = args
+        .set_reg
+        .iter()
+        .map(|text| spec::parse_set_reg(text).map_err(|e| bad_spec("--set-reg", text, &e)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(LaunchConfig {
+        grid,
+        workgroup,
+        wave_width,
+        local_memory,
+        device_memory,
+        max_instructions,
+        initial_registers,
+    })
+}
+
+/// Zero fills, then iota fills: wave-emu's order (the `--arg` files come after both).
+fn fills(args: &RunArgs) -> Result<Vec<(String, Fill)>, Failure> {
+    let mut fills = Vec::new();
+    for text in &args.fill_zero {
+        let fill = spec::parse_fill_zero(text).map_err(|e| bad_spec("--fill-zero", text, &e))?;
+        fills.push((format!("--fill-zero {text}"), fill));
+    }
+    for text in &args.fill_iota {
+        let fill = spec::parse_fill_iota(text).map_err(|e| bad_spec("--fill-iota", text, &e))?;
+        fills.push((format!("--fill-iota {text}"), fill));
+    }
+    Ok(fills)
+}
+
+/// Every dump flag with its position on the command line, sorted by that position.
+fn dumps_in_order(args: &RunArgs, matches: &ArgMatches) -> Result<Vec<(String, Dump)>, Failure> {
+    let lists: [(&str, &Vec<String>, Option<ValueKind>); 5] = [
+        ("--dump-u32", &args.dump_u32, Some(ValueKind::U32)),
+        ("--dump-f32", &args.dump_f32, Some(ValueKind::F32)),
+        ("--dump-f16", &args.dump_f16, Some(ValueKind::F16)),
+        ("--dump-bf16", &args.dump_bf16, Some(ValueKind::Bf16)),
+        ("--dump-memory", &args.dump_memory, None),
+    ];
+    let mut dumps = Vec::new();
+    for ((flag, texts, kind), id) in lists.into_iter().zip(DUMP_IDS) {
+        let positions: Vec<usize> = matches
+            .indices_of(id)
+            .map(Iterator::collect)
+            .unwrap_or_default();
+        for (i, text) in texts.iter().enumerate() {
+            let dump = match kind {
+                Some(kind) => spec::parse_value_dump(kind, text),
+                None => spec::parse_memory_dump(text),
+            }
+            .map_err(|e| bad_spec(flag, text, &e))?;
+            let position = positions.get(i).copied().unwrap_or(usize::MAX);
+            dumps.push((position, format!("{flag} {text}"), dump));
+        }
+    }
+    dumps.sort_by_key(|(position, _, _)| *position);
+    Ok(dumps
+        .into_iter()
+        .map(|(_, flag, dump)| (flag, dump))
+        .collect())
+}
+
+fn select_kernel<'p>(
+    kernels: &'p [Kernel],
+    name: Option<&str>,
+    file: &str,
+) -> Result<&'p Kernel, Failure> {
+    let names = || {
+        kernels
+            .iter()
+            .map(|k| k.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match name {
+        None => kernels.first().ok_or_else(|| {
+            Failure::new(format!("{file}: no kernel to run (no .kernel NAME … .end)"))
+        }),
+        Some(name) => kernels.iter().find(|k| k.name == name).ok_or_else(|| {
+            Failure::new(format!(
+                "{file}: no kernel named `{name}` (kernels: {})",
+                names()
+            ))
+        }),
+    }
+}
+
+/// The engine's rendering with the file name put in front of each `LINE:COL`.
+fn rendered_with_file(file: &str, source: &str, diagnostics: &[wave_engine::Diagnostic]) -> String {
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        let text = render(source, std::slice::from_ref(diagnostic));
+        out.push_str(&text.replacen("--> ", &format!("--> {file}:"), 1));
+    }
+    out.trim_end().to_string()
+}
+
+fn trap_failure(
+    file: &str,
+    source: &str,
+    kernel: &Kernel,
+    machine: &Machine,
+    trap: &Trap,
+) -> Failure {
+    let span = kernel.spans.get(trap.pc as usize).copied();
+    let [x, y, z] = machine.workgroup().id;
+    let lane = trap
+        .lane
+        .map_or(String::new(), |lane| format!(", lane {lane}"));
+    let place = format!(
+        "workgroup {} ({x},{y},{z}), wave {}{lane}",
+        trap.workgroup, trap.wave
+    );
+    match span {
+        Some(span) => {
+            let (line, column) = line_column(source, span.start);
+            let text = source
+                .get(span.start as usize..span.end as usize)
+                .unwrap_or("")
+                .trim();
+            Failure::new(format!(
+                "{file}:{line}:{column}: {}\n  at {place}\n  {line} | {text}",
+                trap.kind
+            ))
+        }
+        None => Failure::new(format!(
+            "{file}: {}\n  at {place}, pc {}",
+            trap.kind, trap.pc
+        )),
+    }
+}
+
+/// Runs one wave-instruction at a time and writes the trace to stderr.
+fn traced_run(machine: &mut Machine, source: &str, kernel: &Kernel, wave_width: u32) -> Stop {
+    let tracer = Tracer::new(source, kernel, wave_width);
+    let stderr = std::io::stderr();
+    let mut out = std::io::BufWriter::new(stderr.lock());
+    let mut events: Vec<Event> = Vec::new();
+    let stop = loop {
+        let before_index = machine.workgroup().index;
+        let before: Vec<(u32, u64, usize)> = machine
+            .workgroup()
+            .waves
+            .iter()
+            .map(|w| (w.pc, w.active, w.stack.len()))
+            .collect();
+        events.clear();
+        let stop = machine.run(1, &[], &mut events);
+        let workgroup = machine.workgroup();
+        let executed = match stop {
+            Stop::SliceUsed if !workgroup.waves.is_empty() => {
+                let n = workgroup.waves.len();
+                Some((workgroup.next_pick + n - 1) % n)
+            }
+            Stop::Trap(trap) if kernel.code.get(trap.pc as usize).is_some() => {
+                Some(trap.wave as usize)
+            }
+            _ => None,
+        };
+        if let Some(wave) = executed {
+            let (pc, active, depth) = if workgroup.index == before_index {
+                before.get(wave).copied().unwrap_or((0, 0, 0))
+            } else {
+                // A fresh workgroup: its waves start at the top with every present lane.
+                (0, workgroup.waves[wave].present, 0)
+            };
+            let state = StepState {
+                workgroup: workgroup.id,
+                wave: wave as u32,
+                pc,
+                active,
+                depth,
+            };
+            let _ = out.write_all(tracer.step(&state).as_bytes());
+            let _ = out.write_all(tracer.events(wave as u32, &events).as_bytes());
+        }
+        if stop != Stop::SliceUsed {
+            break stop;
+        }
+    };
+    let _ = out.flush();
+    stop
+}

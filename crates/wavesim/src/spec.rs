@@ -1,0 +1,294 @@
+//! Parsing of the small value specs that the flags take: `X,Y,Z`, `REG:VAL`, `OFF:N`,
+//! `START:END`, `OFFSET:FILE` and the fills. Every function returns a message instead of panicking;
+//! the caller prefixes it with the flag and the text the user gave.
+
+use std::path::PathBuf;
+
+/// An unsigned number, decimal or `0x`/`0X` hexadecimal (as wave-emu's offsets).
+pub fn parse_number(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("expected a number, found nothing".into());
+    }
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse::<u64>(),
+    };
+    parsed.map_err(|_| format!("`{text}` is not a number (decimal or 0x hex)"))
+}
+
+/// A number that must fit in a u32.
+pub fn parse_u32(text: &str) -> Result<u32, String> {
+    let value = parse_number(text)?;
+    u32::try_from(value).map_err(|_| format!("{value} does not fit in 32 bits"))
+}
+
+/// `X,Y,Z`: three decimal or hex sizes.
+pub fn parse_dims(text: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() != 3 {
+        return Err(format!(
+            "expected X,Y,Z (three comma-separated numbers), found {} part{}",
+            parts.len(),
+            if parts.len() == 1 { "" } else { "s" }
+        ));
+    }
+    let mut dims = [0u32; 3];
+    for (slot, (part, axis)) in dims.iter_mut().zip(parts.iter().zip(["x", "y", "z"])) {
+        *slot = parse_u32(part).map_err(|e| format!("{axis}: {e}"))?;
+    }
+    Ok(dims)
+}
+
+/// `REG:VAL`: REG is `5` or `r5`; VAL is decimal, negative decimal (two's complement) or 0x hex.
+pub fn parse_set_reg(text: &str) -> Result<(u8, u32), String> {
+    let (reg, value) = text
+        .split_once(':')
+        .ok_or_else(|| "expected REG:VALUE, e.g. 0:4096 or r1:0x40a00000".to_string())?;
+    let reg = reg.trim();
+    let digits = reg.strip_prefix('r').unwrap_or(reg);
+    let register = digits
+        .parse::<u8>()
+        .map_err(|_| format!("`{reg}` is not a register number (0..=255 or r0..r255)"))?;
+    let value = value.trim();
+    let bits = match value.strip_prefix('-') {
+        Some(magnitude) => {
+            let magnitude = parse_number(magnitude)?;
+            if magnitude > 1 << 31 {
+                return Err(format!("{value} does not fit in 32 bits"));
+            }
+            (magnitude as u32).wrapping_neg()
+        }
+        None => parse_u32(value)?,
+    };
+    Ok((register, bits))
+}
+
+/// `OFFSET:FILE` (the file name may itself contain colons).
+pub fn parse_arg(text: &str) -> Result<(u64, PathBuf), String> {
+    let (offset, path) = text
+        .split_once(':')
+        .ok_or_else(|| "expected OFFSET:FILE".to_string())?;
+    if path.is_empty() {
+        return Err("the file name is empty".into());
+    }
+    Ok((parse_number(offset)?, PathBuf::from(path)))
+}
+
+/// A device-memory fill, in wave-emu's shapes: TYPE is accepted and ignored (every element is 4
+/// bytes), and iota writes the f32 values `i * scale`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fill {
+    pub offset: u64,
+    pub count: u64,
+    /// `Some` for iota (default 1.0), `None` for zeros.
+    pub scale: Option<f32>,
+}
+
+impl Fill {
+    /// Bytes written: 4 per element.
+    pub fn bytes(&self) -> Vec<u8> {
+        let count = self.count as usize;
+        match self.scale {
+            None => vec![0; count * 4],
+            Some(scale) => (0..count)
+                .flat_map(|i| (i as f32 * scale).to_le_bytes())
+                .collect(),
+        }
+    }
+}
+
+/// `OFF:TYPE:COUNT`.
+pub fn parse_fill_zero(text: &str) -> Result<Fill, String> {
+    let parts: Vec<&str> = text.split(':').collect();
+    if parts.len() != 3 {
+        return Err("expected OFFSET:TYPE:COUNT, e.g. 0x100:u32:64".into());
+    }
+    Ok(Fill {
+        offset: parse_number(parts[0])?,
+        count: parse_number(parts[2]).map_err(|e| format!("count: {e}"))?,
+        scale: None,
+    })
+}
+
+/// `OFF:TYPE:COUNT[:SCALE]`.
+pub fn parse_fill_iota(text: &str) -> Result<Fill, String> {
+    let parts: Vec<&str> = text.split(':').collect();
+    if !(3..=4).contains(&parts.len()) {
+        return Err("expected OFFSET:TYPE:COUNT[:SCALE], e.g. 0:f32:64:0.5".into());
+    }
+    let scale = match parts.get(3) {
+        Some(scale) => scale
+            .trim()
+            .parse::<f32>()
+            .map_err(|_| format!("scale: `{scale}` is not a number"))?,
+        None => 1.0,
+    };
+    Ok(Fill {
+        offset: parse_number(parts[0])?,
+        count: parse_number(parts[2]).map_err(|e| format!("count: {e}"))?,
+        scale: Some(scale),
+    })
+}
+
+/// How a value dump reads its elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    U32,
+    F32,
+    F16,
+    Bf16,
+}
+
+impl ValueKind {
+    pub fn size(self) -> u64 {
+        match self {
+            ValueKind::U32 | ValueKind::F32 => 4,
+            ValueKind::F16 | ValueKind::Bf16 => 2,
+        }
+    }
+}
+
+/// One dump request, printed after the run in command-line order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dump {
+    Values {
+        kind: ValueKind,
+        offset: u64,
+        count: u64,
+    },
+    /// Hex dump of `start..end`.
+    Memory { start: u64, end: u64 },
+}
+
+impl Dump {
+    /// The byte range the dump reads, or `None` when it overflows 64 bits.
+    pub fn range(&self) -> Option<(u64, u64)> {
+        match *self {
+            Dump::Values {
+                kind,
+                offset,
+                count,
+            } => count
+                .checked_mul(kind.size())
+                .and_then(|len| offset.checked_add(len))
+                .map(|end| (offset, end)),
+            Dump::Memory { start, end } => Some((start, end)),
+        }
+    }
+}
+
+/// `OFF:N` for the value dumps.
+pub fn parse_value_dump(kind: ValueKind, text: &str) -> Result<Dump, String> {
+    let (offset, count) = text
+        .split_once(':')
+        .ok_or_else(|| "expected OFFSET:COUNT, e.g. 0x100:16".to_string())?;
+    Ok(Dump::Values {
+        kind,
+        offset: parse_number(offset)?,
+        count: parse_number(count).map_err(|e| format!("count: {e}"))?,
+    })
+}
+
+/// `START:END` for the hex dump; END must be past START.
+pub fn parse_memory_dump(text: &str) -> Result<Dump, String> {
+    let (start, end) = text
+        .split_once(':')
+        .ok_or_else(|| "expected START:END, e.g. 0:0x40".to_string())?;
+    let (start, end) = (parse_number(start)?, parse_number(end)?);
+    if end <= start {
+        return Err(format!(
+            "END ({end:#x}) must be greater than START ({start:#x})"
+        ));
+    }
+    Ok(Dump::Memory { start, end })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_take_decimal_and_hex() {
+        assert_eq!(parse_number("4096"), Ok(4096));
+        assert_eq!(parse_number("0x1000"), Ok(4096));
+        assert_eq!(parse_number("0XfF"), Ok(255));
+        assert!(parse_number("").is_err());
+        assert!(parse_number("0x").is_err());
+        assert!(parse_number("12k").is_err());
+        assert!(parse_number("-1").is_err());
+        assert!(parse_u32("0x100000000").is_err());
+        assert_eq!(parse_u32("0xffffffff"), Ok(u32::MAX));
+    }
+
+    #[test]
+    fn dims_need_exactly_three_numbers() {
+        assert_eq!(parse_dims("4,2,1"), Ok([4, 2, 1]));
+        assert_eq!(parse_dims("0x10,1,1"), Ok([16, 1, 1]));
+        assert!(parse_dims("4,2").unwrap_err().contains("2 parts"));
+        assert!(parse_dims("4,2,1,1").is_err());
+        assert!(parse_dims("4,,1").unwrap_err().starts_with("y:"));
+        assert!(parse_dims("4,1,z").unwrap_err().starts_with("z:"));
+    }
+
+    #[test]
+    fn set_reg_accepts_plain_and_r_prefixed_registers() {
+        assert_eq!(parse_set_reg("0:4096"), Ok((0, 4096)));
+        assert_eq!(parse_set_reg("r7:0x40a00000"), Ok((7, 0x40a0_0000)));
+        assert_eq!(parse_set_reg("3:-1"), Ok((3, u32::MAX)));
+        assert_eq!(parse_set_reg("3:-2147483648"), Ok((3, 0x8000_0000)));
+        assert!(parse_set_reg("3:-2147483649").is_err());
+        assert!(parse_set_reg("3").is_err());
+        assert!(parse_set_reg("r300:1").is_err());
+        assert!(parse_set_reg("x1:1").is_err());
+        assert!(parse_set_reg("1:0x1ffffffff").is_err());
+    }
+
+    #[test]
+    fn arg_keeps_colons_in_the_file_name() {
+        assert_eq!(
+            parse_arg("0x40:dir/a:b.bin"),
+            Ok((64, PathBuf::from("dir/a:b.bin")))
+        );
+        assert!(parse_arg("64").is_err());
+        assert!(parse_arg("64:").is_err());
+        assert!(parse_arg("x:file").is_err());
+    }
+
+    #[test]
+    fn fills_follow_wave_emu_shapes() {
+        let zero = parse_fill_zero("0x10:u32:3").unwrap();
+        assert_eq!(zero.offset, 16);
+        assert_eq!(zero.bytes(), vec![0; 12]);
+        assert!(parse_fill_zero("0:u32").is_err());
+        assert!(parse_fill_zero("0:u32:3:1").is_err());
+
+        let iota = parse_fill_iota("0:f32:3:0.5").unwrap();
+        let values: Vec<f32> = iota
+            .bytes()
+            .chunks(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!(values, vec![0.0, 0.5, 1.0]);
+        assert_eq!(parse_fill_iota("0:f32:2").unwrap().scale, Some(1.0));
+        assert!(parse_fill_iota("0:f32:2:big").is_err());
+        assert!(parse_fill_iota("0:f32").is_err());
+    }
+
+    #[test]
+    fn dumps_parse_and_know_their_range() {
+        let dump = parse_value_dump(ValueKind::F16, "0x10:3").unwrap();
+        assert_eq!(dump.range(), Some((16, 22)));
+        let dump = parse_value_dump(ValueKind::U32, "8:2").unwrap();
+        assert_eq!(dump.range(), Some((8, 16)));
+        let huge = parse_value_dump(ValueKind::U32, "1:0xffffffffffffffff").unwrap();
+        assert_eq!(huge.range(), None);
+        assert!(parse_value_dump(ValueKind::U32, "8").is_err());
+        assert_eq!(
+            parse_memory_dump("0:0x20"),
+            Ok(Dump::Memory { start: 0, end: 32 })
+        );
+        assert!(parse_memory_dump("0x20:0x20").is_err());
+        assert!(parse_memory_dump("0x20").is_err());
+    }
+}
