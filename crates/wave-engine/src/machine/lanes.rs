@@ -1,25 +1,22 @@
-//! Lane loops: apply a per-lane function to the lanes of a mask. Operands are first copied into
-//! fixed-size rows so that the loops have no aliasing and no per-lane branching on operand kind,
-//! and a full mask takes a plain loop the compiler vectorises.
+//! Lane loops: apply a per-lane function to the lanes of a mask. Operands are whole 64-lane rows
+//! (a register's row, or an immediate splatted), so every loop has a constant trip count and no
+//! bounds checks, and the compiler turns it into vector code: a plain loop when every lane is
+//! active, compute-then-blend otherwise. Lanes outside the mask are never written (shuffles may
+//! read them later, and must see what wave-emu would).
 
 use super::wave::{lanes_mask, Wave};
 use crate::instr::{flags, Instr};
 
-/// Widest wave; rows are stack arrays of this size.
-pub const MAX_LANES: usize = 64;
-pub type Row = [u32; MAX_LANES];
+pub use super::wave::{Row, MAX_LANES};
 
 /// Register `reg` across the wave's lanes, or the immediate splatted when `is_imm`.
 #[inline(always)]
 pub fn operand(wave: &Wave, reg: u8, is_imm: bool, imm: u32) -> Row {
-    let mut row = [0u32; MAX_LANES];
-    let width = wave.width as usize;
     if is_imm {
-        row[..width].fill(imm);
+        [imm; MAX_LANES]
     } else {
-        row[..width].copy_from_slice(wave.row(reg));
+        wave.registers[reg as usize]
     }
-    row
 }
 
 #[inline(always)]
@@ -42,71 +39,45 @@ pub fn src_d(wave: &Wave, instr: &Instr) -> Row {
     operand(wave, instr.d, false, 0)
 }
 
-/// Writes `value(lane)` into register `dst` for the lanes in `mask`.
+/// Writes `value(lane)` into register `dst` for the lanes in `mask`. `value` may read any row
+/// (including `dst`'s own old value): all lanes are computed before any is written.
 #[inline(always)]
 pub fn write_masked(wave: &mut Wave, dst: u8, mask: u64, value: impl Fn(usize) -> u32) {
-    let width = wave.width as usize;
-    let full = mask == lanes_mask(wave.width);
-    let row = wave.row_mut(dst);
-    if full {
-        for (lane, slot) in row.iter_mut().enumerate().take(width) {
-            *slot = value(lane);
-        }
+    let width = wave.width;
+    let full = mask == lanes_mask(width);
+    let row = &mut wave.registers[dst as usize];
+    if width <= 32 {
+        store_lanes::<32>(row, mask, full, value);
     } else {
-        for (lane, slot) in row.iter_mut().enumerate().take(width) {
-            if mask >> lane & 1 != 0 {
-                *slot = value(lane);
-            }
-        }
+        store_lanes::<MAX_LANES>(row, mask, full, value);
     }
 }
 
-const IMMEDIATES: u8 = flags::A_IMM | flags::B_IMM | flags::C_IMM;
-
-/// The register-only fast path: reads source rows and writes row `dst` in place, lane by lane.
-/// Reading a lane's sources before writing that lane makes `dst == source` harmless. Lowering keeps
-/// every register below the register-file size; checking the rows once up front lets the compiler
-/// drop per-lane bounds checks (an impossible out-of-range row is simply not written).
-macro_rules! map_registers {
-    ($wave:expr, $dst:expr, $mask:expr, [$($src:ident),+], $f:expr) => {{
-        let width = $wave.width as usize;
-        let full = $mask == lanes_mask($wave.width);
-        let registers = &mut $wave.registers[..];
-        let len = registers.len();
-        let dst = $dst as usize * width;
-        $(let $src = $src as usize * width;)+
-        if dst + width <= len $(&& $src + width <= len)+ {
-            if full {
-                for lane in 0..width {
-                    registers[dst + lane] = $f($(registers[$src + lane]),+);
-                }
-            } else {
-                for lane in 0..width {
-                    if $mask >> lane & 1 != 0 {
-                        registers[dst + lane] = $f($(registers[$src + lane]),+);
-                    }
-                }
-            }
+/// Computes `N` lanes into a stack array (a constant trip count the compiler vectorises), then
+/// copies them all (every lane active: lanes beyond the width do not exist) or blends by `mask`.
+#[inline(always)]
+fn store_lanes<const N: usize>(row: &mut Row, mask: u64, full: bool, value: impl Fn(usize) -> u32) {
+    let mut computed = [0u32; N];
+    for (lane, slot) in computed.iter_mut().enumerate() {
+        *slot = value(lane);
+    }
+    if full {
+        row[..N].copy_from_slice(&computed);
+    } else {
+        for (lane, (slot, new)) in row.iter_mut().zip(computed).enumerate() {
+            *slot = if mask >> lane & 1 != 0 { new } else { *slot };
         }
-    }};
+    }
 }
 
 #[inline(always)]
 pub fn map1(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32) -> u32) {
-    if instr.flags & IMMEDIATES == 0 {
-        let a = instr.a;
-        return map_registers!(wave, instr.dst, mask, [a], f);
-    }
     let a = src_a(wave, instr);
     write_masked(wave, instr.dst, mask, |l| f(a[l]));
 }
 
 #[inline(always)]
 pub fn map2(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> u32) {
-    if instr.flags & IMMEDIATES == 0 {
-        let (a, b) = (instr.a, instr.b);
-        return map_registers!(wave, instr.dst, mask, [a, b], f);
-    }
     let a = src_a(wave, instr);
     let b = src_b(wave, instr);
     write_masked(wave, instr.dst, mask, |l| f(a[l], b[l]));
@@ -114,10 +85,6 @@ pub fn map2(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> u
 
 #[inline(always)]
 pub fn map3(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32) -> u32) {
-    if instr.flags & IMMEDIATES == 0 {
-        let (a, b, c) = (instr.a, instr.b, instr.c);
-        return map_registers!(wave, instr.dst, mask, [a, b, c], f);
-    }
     let a = src_a(wave, instr);
     let b = src_b(wave, instr);
     let c = src_c(wave, instr);
@@ -137,7 +104,7 @@ pub fn map4(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32,
 #[inline(always)]
 pub fn set_predicate(wave: &mut Wave, p: u8, mask: u64, test: impl Fn(usize) -> bool) {
     let mut bits = 0u64;
-    for lane in 0..wave.width as usize {
+    for lane in 0..MAX_LANES {
         bits |= (test(lane) as u64) << lane;
     }
     let slot = &mut wave.predicates[p as usize & 3];

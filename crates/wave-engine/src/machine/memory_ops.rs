@@ -100,23 +100,20 @@ fn load_u32(
     memory: &Memory,
     space: MemorySpace,
 ) -> Result<(), LaneFault> {
-    let width = wave.width as usize;
     let bytes = memory.bytes();
-    let (address_row, dst_row) = (instr.a as usize * width, instr.dst as usize * width);
-    let registers = &mut wave.registers[..];
-    if address_row + width > registers.len() || dst_row + width > registers.len() {
-        return Ok(());
-    }
+    let addresses = wave.registers[instr.a as usize];
+    let mut loaded = wave.registers[instr.dst as usize];
     for lane in each_lane(mask) {
-        let address = registers[address_row + lane];
+        let address = addresses[lane];
         let start = address as usize;
         match bytes.get(start..start.wrapping_add(4)) {
             Some(&[b0, b1, b2, b3]) if start <= usize::MAX - 4 => {
-                registers[dst_row + lane] = u32::from_le_bytes([b0, b1, b2, b3]);
+                loaded[lane] = u32::from_le_bytes([b0, b1, b2, b3]);
             }
             _ => return Err(fault(space, lane, OutOfBounds { address, width: 4 })),
         }
     }
+    wave.registers[instr.dst as usize] = loaded;
     Ok(())
 }
 

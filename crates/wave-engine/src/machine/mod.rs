@@ -24,7 +24,7 @@ pub use frame::{Frame, FrameKind};
 pub use memory::Memory;
 pub use stats::Stats;
 pub use trap::{MemorySpace, Trap, TrapKind};
-pub use wave::{Wave, WaveStatus};
+pub use wave::{LaneState, Wave, WaveStatus};
 pub use workgroup::Workgroup;
 
 /// Why a run or step came back.

@@ -3,6 +3,11 @@
 
 use super::frame::{Frame, MAX_CALL_DEPTH, MAX_STACK_DEPTH};
 
+/// Widest wave.
+pub const MAX_LANES: usize = 64;
+/// One register across every lane of a wave (lanes at and beyond the wave's width stay zero).
+pub type Row = [u32; MAX_LANES];
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WaveStatus {
     Ready,
@@ -36,8 +41,9 @@ pub struct Wave {
     pub halted: u64,
     /// Predicates p0..p3 as lane bitmasks.
     pub predicates: [u64; 4],
-    /// `registers[r * width + lane]`.
-    pub registers: Vec<u32>,
+    /// `registers[r][lane]`: one fixed 64-lane row per register whatever the width, so lane loops
+    /// have a constant trip count and compile to vector code without bounds checks.
+    pub registers: Vec<Row>,
     pub register_count: u32,
     pub stack: Vec<Frame>,
     pub calls: Vec<CallRecord>,
@@ -74,7 +80,7 @@ impl Wave {
             present,
             halted: 0,
             predicates: [0; 4],
-            registers: vec![0; (register_count * width) as usize],
+            registers: vec![[0; MAX_LANES]; register_count as usize],
             register_count,
             stack: Vec::with_capacity(MAX_STACK_DEPTH),
             calls: Vec::with_capacity(MAX_CALL_DEPTH),
@@ -85,26 +91,24 @@ impl Wave {
     /// The value of register `r` in `lane`.
     #[inline]
     pub fn register(&self, r: u8, lane: u32) -> u32 {
-        self.registers[r as usize * self.width as usize + lane as usize]
+        self.registers[r as usize][lane as usize % MAX_LANES]
     }
 
     #[inline]
     pub fn set_register(&mut self, r: u8, lane: u32, value: u32) {
-        let width = self.width as usize;
-        self.registers[r as usize * width + lane as usize] = value;
+        self.registers[r as usize][lane as usize % MAX_LANES] = value;
     }
 
-    /// Register `r` across all lanes.
+    /// Register `r` across the wave's lanes.
     #[inline]
     pub fn row(&self, r: u8) -> &[u32] {
-        let width = self.width as usize;
-        &self.registers[r as usize * width..(r as usize + 1) * width]
+        &self.registers[r as usize][..self.width as usize]
     }
 
     #[inline]
     pub fn row_mut(&mut self, r: u8) -> &mut [u32] {
         let width = self.width as usize;
-        &mut self.registers[r as usize * width..(r as usize + 1) * width]
+        &mut self.registers[r as usize][..width]
     }
 
     pub fn predicate(&self, p: u8, lane: u32) -> bool {
@@ -120,5 +124,73 @@ impl Wave {
         self.stack
             .iter()
             .rposition(|f| f.kind == super::frame::FrameKind::Loop)
+    }
+}
+
+/// Why a lane is or is not executing, as the lanes view explains it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneState {
+    Active,
+    /// The lane is beyond the workgroup's threads (a partial last wave).
+    OutsideWorkgroup,
+    Halted,
+    /// The wave finished: the lane ran to its end.
+    Finished,
+    /// Waiting for the `else` side: the `if` at `origin` did not take it.
+    WaitingForElse {
+        origin: u32,
+    },
+    /// Took the then side of the `if` at `origin` and waits at its `endif` while the else side runs.
+    WaitingAtEndif {
+        origin: u32,
+    },
+    /// Broke out of the loop at `origin`; waits for the loop to end.
+    BrokeOut {
+        origin: u32,
+    },
+    /// Continued in the loop at `origin`; rejoins at its next iteration.
+    Continued {
+        origin: u32,
+    },
+    /// Inactive for another reason (a predicated-off instruction never parks a lane, so this is
+    /// a lane that entered a construct's frame inactive; kept for completeness).
+    Inactive,
+}
+
+impl Wave {
+    /// The state of `lane`, found from the innermost frame that parks it.
+    pub fn lane_state(&self, lane: u32) -> LaneState {
+        let bit = 1u64.checked_shl(lane).unwrap_or(0);
+        if self.present & bit == 0 {
+            return LaneState::OutsideWorkgroup;
+        }
+        if self.halted & bit != 0 {
+            return LaneState::Halted;
+        }
+        if self.status == WaveStatus::Done {
+            return LaneState::Finished;
+        }
+        if self.active & bit != 0 {
+            return LaneState::Active;
+        }
+        for frame in self.stack.iter().rev() {
+            let origin = frame.origin;
+            match frame.kind {
+                super::frame::FrameKind::Loop if frame.break_mask & bit != 0 => {
+                    return LaneState::BrokeOut { origin }
+                }
+                super::frame::FrameKind::Loop if frame.continue_mask & bit != 0 => {
+                    return LaneState::Continued { origin }
+                }
+                super::frame::FrameKind::If if !frame.in_else && frame.else_mask & bit != 0 => {
+                    return LaneState::WaitingForElse { origin }
+                }
+                super::frame::FrameKind::If if frame.in_else && frame.then_mask & bit != 0 => {
+                    return LaneState::WaitingAtEndif { origin }
+                }
+                _ => {}
+            }
+        }
+        LaneState::Inactive
     }
 }

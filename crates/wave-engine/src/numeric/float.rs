@@ -193,11 +193,9 @@ pub fn fma_by_round_to_odd(a: u32, b: u32, c: u32) -> u32 {
     // A non-zero finite error with an even last bit: step one ulp towards the exact value.
     let inexact_even = error != 0.0 && error.is_finite() && bits & 1 == 0;
     let towards_larger_magnitude = (error > 0.0) == (sum > 0.0);
-    let adjusted = match (inexact_even, towards_larger_magnitude) {
-        (false, _) => bits,
-        (true, true) => bits + 1,
-        (true, false) => bits - 1,
-    };
+    // Branch-free: the condition is data-dependent and mispredicts on real data.
+    let direction = if towards_larger_magnitude { 1 } else { -1 };
+    let adjusted = bits.wrapping_add_signed(direction * inexact_even as i64);
     (f64::from_bits(adjusted) as f32).to_bits()
 }
 

@@ -1,0 +1,491 @@
+//! The native benchmark driver (see `main.rs`).
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use wave_engine::machine::{LaunchConfig, Machine, Stop};
+
+const GEMM_NAIVE: &str = include_str!("../kernels/gemm_naive.wave");
+const GEMM_BLOCKED: &str = include_str!("../kernels/gemm_blocked.wave");
+const DIVERGENCE: &str = include_str!("../kernels/divergence.wave");
+
+const WAVE_WIDTH: u32 = 32;
+const LOCAL_MEMORY: u32 = 16 * 1024;
+/// Threads of the divergence case, and its step cap.
+const DIVERGENCE_THREADS: usize = 64 * 1024;
+const DIVERGENCE_CAP: u32 = 1000;
+
+/// splitmix64: small, seeded, deterministic.
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A float in [-1, 1) with at most 12 significant bits, so products stay exact-ish and any
+    /// reordering would show.
+    fn small_f32(&mut self) -> f32 {
+        ((self.next_u64() >> 52) as i32 - 2048) as f32 / 2048.0
+    }
+}
+
+/// What a run checks its output against, besides the other engine.
+enum Reference {
+    /// C (N x N f32 at `offset`) must be within `tolerance` of this.
+    Gemm {
+        offset: usize,
+        expected: Vec<f32>,
+        tolerance: f32,
+    },
+    /// These bytes at `offset` must match exactly.
+    Exact { offset: usize, expected: Vec<u8> },
+}
+
+struct Case {
+    name: String,
+    source: &'static str,
+    grid: [u32; 3],
+    memory: Vec<u8>,
+    registers: Vec<(u8, u32)>,
+    reference: Reference,
+}
+
+struct Outcome {
+    memory: Vec<u8>,
+    time: Duration,
+    wave_instructions: u64,
+}
+
+fn f32_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// C = A·B with one fused multiply-add per k, k ascending: the order both kernels use, so the
+/// result should match to the bit.
+fn reference_gemm(n: usize, a: &[f32], b: &[f32]) -> Vec<f32> {
+    let mut c = vec![0f32; n * n];
+    for row in 0..n {
+        for col in 0..n {
+            let mut acc = 0f32;
+            for k in 0..n {
+                acc = a[row * n + k].mul_add(b[k * n + col], acc);
+            }
+            c[row * n + col] = acc;
+        }
+    }
+    c
+}
+
+struct GemmInputs {
+    n: usize,
+    memory: Vec<u8>,
+    expected: Vec<f32>,
+}
+
+/// `with_reference` false leaves `expected` empty (profiling runs skip the reference).
+fn gemm_inputs(n: usize, with_reference: bool) -> GemmInputs {
+    let mut rng = Rng(0x5EED_0000 + n as u64);
+    let a: Vec<f32> = (0..n * n).map(|_| rng.small_f32()).collect();
+    let b: Vec<f32> = (0..n * n).map(|_| rng.small_f32()).collect();
+    let expected = if with_reference {
+        reference_gemm(n, &a, &b)
+    } else {
+        Vec::new()
+    };
+    let mut memory = f32_bytes(&a);
+    memory.extend(f32_bytes(&b));
+    memory.resize(3 * n * n * 4, 0);
+    GemmInputs {
+        n,
+        memory,
+        expected,
+    }
+}
+
+fn gemm_case(kind: &str, source: &'static str, block: u32, inputs: &GemmInputs) -> Case {
+    let n = inputs.n as u32;
+    let bytes = n * n * 4;
+    Case {
+        name: format!("{kind} GEMM N={n}"),
+        source,
+        grid: [n / block, n / block, 1],
+        memory: inputs.memory.clone(),
+        registers: vec![(0, n), (1, 0), (2, bytes), (3, 2 * bytes)],
+        reference: Reference::Gemm {
+            offset: 2 * bytes as usize,
+            expected: inputs.expected.clone(),
+            tolerance: 1e-4,
+        },
+    }
+}
+
+fn collatz(start: u32, cap: u32) -> [u32; 4] {
+    let (mut x, mut steps, mut peak, mut s) = (start, 0u32, 0i32, 0f32);
+    while x > 1 && steps < cap {
+        if x & 1 == 0 {
+            x >>= 1;
+            if x > 1000 {
+                s = s.mul_add(0.5, 0.5);
+            } else {
+                s += 1.0;
+            }
+        } else {
+            x = x.wrapping_mul(3).wrapping_add(1);
+            if x & 4 != 0 {
+                peak = peak.max(x as i32);
+            }
+        }
+        steps += 1;
+    }
+    [steps, peak as u32, s.to_bits(), x]
+}
+
+fn divergence_case() -> Case {
+    let mut rng = Rng(0xD1_0E26);
+    let inputs: Vec<u32> = (0..DIVERGENCE_THREADS)
+        .map(|i| match i % 97 {
+            0 => 0,
+            1 => 1,
+            2 => 27,
+            _ => (rng.next_u64() >> 44) as u32 | 1 << (i % 19),
+        })
+        .collect();
+    let expected: Vec<u8> = inputs
+        .iter()
+        .flat_map(|&x| collatz(x, DIVERGENCE_CAP))
+        .flat_map(u32::to_le_bytes)
+        .collect();
+    let out = DIVERGENCE_THREADS * 4;
+    let mut memory: Vec<u8> = inputs.iter().flat_map(|v| v.to_le_bytes()).collect();
+    memory.resize(out + DIVERGENCE_THREADS * 16, 0);
+    Case {
+        name: format!("divergence (Collatz, {} threads)", DIVERGENCE_THREADS),
+        source: DIVERGENCE,
+        grid: [(DIVERGENCE_THREADS / 256) as u32, 1, 1],
+        memory,
+        registers: vec![(1, 0), (2, out as u32), (3, DIVERGENCE_CAP)],
+        reference: Reference::Exact {
+            offset: out,
+            expected,
+        },
+    }
+}
+
+fn run_emu(case: &Case) -> Result<Outcome, String> {
+    let binary = wave_asm::assemble(case.source, &case.name)
+        .map_err(|e| format!("wave-asm: {e:?}"))?
+        .binary;
+    let config = wave_emu::EmulatorConfig {
+        grid_dim: case.grid,
+        workgroup_dim: [1, 1, 1],
+        register_count: 32,
+        local_memory_size: LOCAL_MEMORY as usize,
+        device_memory_size: case.memory.len(),
+        wave_width: WAVE_WIDTH,
+        trace_enabled: false,
+        f64_enabled: false,
+        max_instructions: 0,
+        initial_registers: case.registers.clone(),
+    };
+    let mut emulator = wave_emu::Emulator::new(config);
+    emulator
+        .load_binary(&binary)
+        .map_err(|e| format!("wave-emu load: {e}"))?;
+    emulator
+        .load_device_memory(0, &case.memory)
+        .map_err(|e| format!("wave-emu memory: {e}"))?;
+    let start = Instant::now();
+    let result = emulator.run().map_err(|e| format!("wave-emu: {e}"))?;
+    let time = start.elapsed();
+    let memory = emulator
+        .read_device_memory(0, case.memory.len())
+        .map_err(|e| format!("wave-emu read: {e}"))?;
+    Ok(Outcome {
+        memory,
+        time,
+        wave_instructions: result.stats.instructions_executed,
+    })
+}
+
+fn run_ours(case: &Case) -> Result<Outcome, String> {
+    let compiled = wave_engine::compile(case.source);
+    let Some(program) = compiled.program else {
+        return Err(wave_engine::diagnostic::render(
+            case.source,
+            &compiled.diagnostics,
+        ));
+    };
+    let kernel = program
+        .kernels
+        .first()
+        .ok_or_else(|| "no kernel in the source".to_string())?;
+    let config = LaunchConfig {
+        grid: case.grid,
+        workgroup: [1, 1, 1],
+        wave_width: WAVE_WIDTH,
+        local_memory: LOCAL_MEMORY,
+        device_memory: case.memory.len() as u32,
+        max_instructions: 0,
+        initial_registers: case.registers.clone(),
+    };
+    let mut machine = Machine::new(kernel, &config).map_err(|e| e.to_string())?;
+    machine
+        .device_mut()
+        .bytes_mut()
+        .copy_from_slice(&case.memory);
+    let start = Instant::now();
+    let stop = machine.run_to_end();
+    let time = start.elapsed();
+    if stop != Stop::Finished {
+        return Err(format!("our engine stopped with {stop:?}"));
+    }
+    Ok(Outcome {
+        memory: machine.device().bytes().to_vec(),
+        time,
+        wave_instructions: machine.stats().wave_instructions,
+    })
+}
+
+fn best_of(reps: u32, mut run: impl FnMut() -> Result<Outcome, String>) -> Result<Outcome, String> {
+    let mut best = run()?;
+    for _ in 1..reps {
+        let next = run()?;
+        if next.time < best.time {
+            best = next;
+        }
+    }
+    Ok(best)
+}
+
+/// Checks `memory` against the case's reference; `Err` says what is wrong.
+fn check_reference(case: &Case, memory: &[u8]) -> Result<String, String> {
+    match &case.reference {
+        Reference::Gemm {
+            offset,
+            expected,
+            tolerance,
+        } => {
+            let mut max_error = 0f32;
+            for (i, want) in expected.iter().enumerate() {
+                let at = offset + i * 4;
+                let got = f32::from_le_bytes([
+                    memory[at],
+                    memory[at + 1],
+                    memory[at + 2],
+                    memory[at + 3],
+                ]);
+                let error = (got - want).abs();
+                if error.is_nan() || error > max_error {
+                    max_error = if error.is_nan() { f32::INFINITY } else { error };
+                }
+            }
+            let c = &memory[*offset..*offset + expected.len() * 4];
+            let checksum = c.iter().fold(0x811C_9DC5u32, |h, &b| {
+                (h ^ b as u32).wrapping_mul(0x0100_0193)
+            });
+            if max_error <= *tolerance {
+                Ok(format!(
+                    "max abs error vs the Rust reference {max_error:e}; C checksum (FNV-1a) {checksum:#x}"
+                ))
+            } else {
+                Err(format!(
+                    "GEMM result is wrong: max abs error {max_error:e} > {tolerance:e}"
+                ))
+            }
+        }
+        Reference::Exact { offset, expected } => {
+            let got = &memory[*offset..*offset + expected.len()];
+            match got.iter().zip(expected).position(|(g, e)| g != e) {
+                None => Ok("matches the Rust reference".into()),
+                Some(i) => Err(format!(
+                    "differs from the Rust reference at byte {}",
+                    offset + i
+                )),
+            }
+        }
+    }
+}
+
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s >= 1.0 {
+        format!("{s:.2} s")
+    } else {
+        format!("{:.1} ms", s * 1e3)
+    }
+}
+
+struct Options {
+    sizes: Vec<usize>,
+    reps: u32,
+    emu_reps: u32,
+    only: Option<String>,
+    /// Skip wave-emu (for profiling our engine alone): nothing is compared with it.
+    ours_only: bool,
+}
+
+fn parse_options(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        sizes: vec![256, 512],
+        reps: 3,
+        emu_reps: 1,
+        only: None,
+        ours_only: false,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{arg} needs a value"))
+        };
+        match arg.as_str() {
+            "--sizes" => {
+                options.sizes = value()?
+                    .split(',')
+                    .map(|s| match s.trim().parse::<usize>() {
+                        Ok(n) if n > 0 && n.is_multiple_of(64) && n <= 2048 => Ok(n),
+                        _ => Err(format!("bad size {s:?}: a multiple of 64 up to 2048")),
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            "--reps" => options.reps = value()?.parse().map_err(|_| "bad --reps")?,
+            "--emu-reps" => options.emu_reps = value()?.parse().map_err(|_| "bad --emu-reps")?,
+            "--only" => options.only = Some(value()?),
+            "--ours-only" => options.ours_only = true,
+            "--bench" => {} // passed by `cargo bench`
+            other => return Err(format!("unknown option {other}")),
+        }
+    }
+    options.reps = options.reps.max(1);
+    options.emu_reps = options.emu_reps.max(1);
+    Ok(options)
+}
+
+pub fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match parse_options(&args) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("wave-bench: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    // The root Cargo.toml builds wave-emu, wave-asm and wave-decode at opt-level 3 like the engine,
+    // and .cargo/config.toml compiles both for the native CPU, so the comparison is like for like.
+    let mut command = String::from("cargo run --release -p wave-bench");
+    if !args.is_empty() {
+        command.push_str(" -- ");
+        command.push_str(&args.join(" "));
+    }
+    println!("Command: `{command}`");
+    println!(
+        "Wave width {WAVE_WIDTH}; times are wall-clock time of the run alone (no assembly, \
+         no memory setup); ours is the best of {}, wave-emu the best of {}.\n",
+        options.reps, options.emu_reps
+    );
+
+    let wanted = |kind: &str| options.only.as_deref().is_none_or(|only| only == kind);
+    let mut cases = Vec::new();
+    for &n in &options.sizes {
+        if !(wanted("naive") || wanted("blocked")) {
+            break;
+        }
+        let inputs = gemm_inputs(n, !options.ours_only);
+        if wanted("naive") {
+            cases.push(gemm_case("naive", GEMM_NAIVE, 16, &inputs));
+        }
+        if wanted("blocked") {
+            cases.push(gemm_case("blocked 4x4", GEMM_BLOCKED, 64, &inputs));
+        }
+    }
+    if wanted("divergence") {
+        cases.push(divergence_case());
+    }
+
+    let mut failed = false;
+    let mut rows = Vec::new();
+    let mut notes = Vec::new();
+    for case in &cases {
+        eprintln!("running {} ...", case.name);
+        let ours = best_of(options.reps, || run_ours(case));
+        if options.ours_only {
+            match ours {
+                Ok(ours) => rows.push(format!(
+                    "| {} | {} | – | – | {} | – | – |",
+                    case.name,
+                    ours.wave_instructions,
+                    seconds(ours.time)
+                )),
+                Err(message) => {
+                    failed = true;
+                    notes.push(format!("{}: {message}", case.name));
+                }
+            }
+            continue;
+        }
+        let emu = best_of(options.emu_reps, || run_emu(case));
+        let (emu, ours) = match (emu, ours) {
+            (Ok(emu), Ok(ours)) => (emu, ours),
+            (emu, ours) => {
+                for message in [emu.err(), ours.err()].into_iter().flatten() {
+                    notes.push(format!("{}: {message}", case.name));
+                }
+                failed = true;
+                continue;
+            }
+        };
+        let identical = emu.memory == ours.memory;
+        if !identical {
+            failed = true;
+            let first = emu
+                .memory
+                .iter()
+                .zip(&ours.memory)
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            notes.push(format!(
+                "{}: device memory differs from wave-emu (first differing byte {first:#x})",
+                case.name
+            ));
+        }
+        match check_reference(case, &ours.memory) {
+            Ok(note) => notes.push(format!("{}: {note}", case.name)),
+            Err(message) => {
+                failed = true;
+                notes.push(format!("{}: {message}", case.name));
+            }
+        }
+        rows.push(format!(
+            "| {} | {} | {} | {} | {} | {:.1}× | {} |",
+            case.name,
+            ours.wave_instructions,
+            emu.wave_instructions,
+            seconds(emu.time),
+            seconds(ours.time),
+            emu.time.as_secs_f64() / ours.time.as_secs_f64().max(1e-9),
+            if identical { "yes" } else { "**NO**" },
+        ));
+    }
+
+    println!("| case | wave-instructions (ours) | wave-instructions (wave-emu) | wave-emu time | ours time | speed-up | bit-identical |");
+    println!("|---|---:|---:|---:|---:|---:|---|");
+    for row in &rows {
+        println!("{row}");
+    }
+    println!();
+    for note in &notes {
+        println!("- {note}");
+    }
+    if failed {
+        println!("\nFAILED: see the notes above.");
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
