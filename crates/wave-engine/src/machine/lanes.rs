@@ -34,70 +34,87 @@ pub fn src_c(wave: &Wave, instr: &Instr) -> Row {
     operand(wave, instr.c, instr.flags & flags::C_IMM != 0, instr.imm)
 }
 
-#[inline(always)]
-pub fn src_d(wave: &Wave, instr: &Instr) -> Row {
-    operand(wave, instr.d, false, 0)
-}
-
-/// Writes `value(lane)` into register `dst` for the lanes in `mask`. `value` may read any row
-/// (including `dst`'s own old value): all lanes are computed before any is written.
+/// Writes `value(lane)` into register `dst` for the lanes in `mask`.
 #[inline(always)]
 pub fn write_masked(wave: &mut Wave, dst: u8, mask: u64, value: impl Fn(usize) -> u32) {
-    let width = wave.width;
-    let full = mask == lanes_mask(width);
-    let row = &mut wave.registers[dst as usize];
-    if width <= 32 {
-        store_lanes::<32>(row, mask, full, value);
+    if wave.width <= 32 {
+        let computed = compute::<32>(value);
+        store(wave, dst, mask, &computed);
     } else {
-        store_lanes::<MAX_LANES>(row, mask, full, value);
+        let computed = compute::<MAX_LANES>(value);
+        store(wave, dst, mask, &computed);
     }
 }
 
-/// Computes `N` lanes into a stack array (a constant trip count the compiler vectorises), then
-/// copies them all (every lane active: lanes beyond the width do not exist) or blends by `mask`.
+/// `N` lanes computed into a stack array: a constant trip count the compiler vectorises.
 #[inline(always)]
-fn store_lanes<const N: usize>(row: &mut Row, mask: u64, full: bool, value: impl Fn(usize) -> u32) {
+fn compute<const N: usize>(value: impl Fn(usize) -> u32) -> [u32; N] {
     let mut computed = [0u32; N];
     for (lane, slot) in computed.iter_mut().enumerate() {
         *slot = value(lane);
     }
+    computed
+}
+
+/// Copies computed lanes into `dst` (every lane active: lanes beyond the width do not exist) or
+/// blends them by `mask`.
+#[inline(always)]
+fn store<const N: usize>(wave: &mut Wave, dst: u8, mask: u64, computed: &[u32; N]) {
+    let full = mask == lanes_mask(wave.width);
+    let row = &mut wave.registers[dst as usize];
     if full {
-        row[..N].copy_from_slice(&computed);
+        row[..N].copy_from_slice(computed);
     } else {
         for (lane, (slot, new)) in row.iter_mut().zip(computed).enumerate() {
-            *slot = if mask >> lane & 1 != 0 { new } else { *slot };
+            *slot = if mask >> lane & 1 != 0 { *new } else { *slot };
         }
     }
 }
 
+/// Borrows a source row in place, or splats an immediate into `splat`.
+macro_rules! source_row {
+    ($wave:ident, $instr:ident, $field:ident, $flag:expr, $splat:ident) => {
+        if $instr.flags & $flag != 0 {
+            $splat = [$instr.imm; MAX_LANES];
+            &$splat
+        } else {
+            &$wave.registers[$instr.$field as usize]
+        }
+    };
+}
+
+/// Computes from borrowed rows, then stores: no operand row is copied.
+macro_rules! lane_op {
+    ($wave:ident, $instr:ident, $mask:ident, $f:ident, [$($src:ident : $field:ident : $flag:expr),+]) => {{
+        $(let $src; let $src: &Row = source_row!($wave, $instr, $field, $flag, $src);)+
+        if $wave.width <= 32 {
+            let computed = compute::<32>(|l| $f($($src[l]),+));
+            store($wave, $instr.dst, $mask, &computed);
+        } else {
+            let computed = compute::<MAX_LANES>(|l| $f($($src[l]),+));
+            store($wave, $instr.dst, $mask, &computed);
+        }
+    }};
+}
+
 #[inline(always)]
 pub fn map1(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32) -> u32) {
-    let a = src_a(wave, instr);
-    write_masked(wave, instr.dst, mask, |l| f(a[l]));
+    lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM])
 }
 
 #[inline(always)]
 pub fn map2(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> u32) {
-    let a = src_a(wave, instr);
-    let b = src_b(wave, instr);
-    write_masked(wave, instr.dst, mask, |l| f(a[l], b[l]));
+    lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM])
 }
 
 #[inline(always)]
 pub fn map3(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32) -> u32) {
-    let a = src_a(wave, instr);
-    let b = src_b(wave, instr);
-    let c = src_c(wave, instr);
-    write_masked(wave, instr.dst, mask, |l| f(a[l], b[l], c[l]));
+    lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM, c: c: flags::C_IMM])
 }
 
 #[inline(always)]
 pub fn map4(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32, u32) -> u32) {
-    let a = src_a(wave, instr);
-    let b = src_b(wave, instr);
-    let c = src_c(wave, instr);
-    let d = src_d(wave, instr);
-    write_masked(wave, instr.dst, mask, |l| f(a[l], b[l], c[l], d[l]));
+    lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM, c: c: flags::C_IMM, d: d: 0])
 }
 
 /// Sets predicate `p` to `test(lane)` on the lanes in `mask`, leaving the others unchanged.
@@ -113,9 +130,17 @@ pub fn set_predicate(wave: &mut Wave, p: u8, mask: u64, test: impl Fn(usize) -> 
 
 #[inline(always)]
 pub fn compare(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> bool) {
-    let a = src_a(wave, instr);
-    let b = src_b(wave, instr);
-    set_predicate(wave, instr.dst, mask, |l| f(a[l], b[l]));
+    let a;
+    let a: &Row = source_row!(wave, instr, a, flags::A_IMM, a);
+    let b;
+    let b: &Row = source_row!(wave, instr, b, flags::B_IMM, b);
+    let lanes = if wave.width <= 32 { 32 } else { MAX_LANES };
+    let mut bits = 0u64;
+    for lane in 0..lanes {
+        bits |= (f(a[lane], b[lane]) as u64) << lane;
+    }
+    let slot = &mut wave.predicates[instr.dst as usize & 3];
+    *slot = (*slot & !mask) | (bits & mask);
 }
 
 /// A register pair (`r`, `r + 1`) of one lane as a u64, low word first.

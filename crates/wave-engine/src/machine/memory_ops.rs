@@ -70,20 +70,19 @@ pub fn load(
                 wave.set_register(instr.dst, lane_u32, value);
             }
             _ => {
-                // u64 / u128: consecutive registers, low word first. Check the whole access first
-                // so a fault leaves no register half-written.
-                let words = width / 4;
-                if address
-                    .checked_add(width)
-                    .is_none_or(|end| end as usize > memory.len())
+                // u64 / u128: consecutive registers, low word first. The whole access is checked
+                // first, so a fault leaves no register half-written.
+                let start = address as usize;
+                let words = match memory
+                    .bytes()
+                    .get(start..start.wrapping_add(width as usize))
                 {
-                    return Err(fault(space, lane, OutOfBounds { address, width }));
-                }
-                for word in 0..words {
-                    let value = memory
-                        .read_u32(address + word * 4)
-                        .map_err(|e| fault(space, lane, e))?;
-                    wave.set_register(instr.dst.wrapping_add(word as u8), lane_u32, value);
+                    Some(words) if start <= usize::MAX - 16 => words,
+                    _ => return Err(fault(space, lane, OutOfBounds { address, width })),
+                };
+                for (index, word) in words.chunks_exact(4).enumerate() {
+                    let value = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+                    wave.set_register(instr.dst.wrapping_add(index as u8), lane_u32, value);
                 }
             }
         }

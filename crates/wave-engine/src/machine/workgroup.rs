@@ -50,11 +50,18 @@ impl Workgroup {
     }
 
     /// The wave to run next, round-robin from `next_pick`; `None` when no wave is ready.
+    #[inline]
     pub fn pick(&self) -> Option<usize> {
+        // Usually the wave at `next_pick` is ready; otherwise scan on, wrapping once. No `%`:
+        // this runs once per executed instruction.
         let n = self.waves.len();
-        (0..n)
-            .map(|k| (self.next_pick + k) % n)
-            .find(|&w| self.waves[w].status == WaveStatus::Ready)
+        let start = if self.next_pick < n {
+            self.next_pick
+        } else {
+            0
+        };
+        let ready = |w: &usize| self.waves[*w].status == WaveStatus::Ready;
+        (start..n).find(ready).or_else(|| (0..start).find(ready))
     }
 
     /// When every live wave waits at a barrier, release them all. Finished waves never block.
