@@ -164,7 +164,7 @@ pub fn step<S: EventSink>(
         FCos => map1(wave, instr, mask, float::fcos),
         FExp2 => map1(wave, instr, mask, float::fexp2),
         FLog2 => map1(wave, instr, mask, float::flog2),
-        Fma => map3(wave, instr, mask, float::fma),
+        Fma => lanes::fma(wave, instr, mask),
         FClamp => map3(wave, instr, mask, float::fclamp),
 
         HAdd => map2(wave, instr, mask, fp16::hadd),

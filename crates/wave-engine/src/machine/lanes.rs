@@ -117,6 +117,24 @@ pub fn map4(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32,
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM, c: c: flags::C_IMM, d: d: 0])
 }
 
+/// `fma` over the lanes: on x86-64 CPUs with the fma instruction, the lane loop is compiled for
+/// it (8 lanes per `vfmadd`); elsewhere the portable single-rounding version runs.
+#[inline(always)]
+pub fn fma(wave: &mut Wave, instr: &Instr, mask: u64) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports every feature `fma_hardware` is compiled for (checked above).
+        return unsafe { fma_hardware(wave, instr, mask) };
+    }
+    map3(wave, instr, mask, crate::numeric::float::fma)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn fma_hardware(wave: &mut Wave, instr: &Instr, mask: u64) {
+    map3(wave, instr, mask, crate::numeric::float::fma_fused)
+}
+
 /// Sets predicate `p` to `test(lane)` on the lanes in `mask`, leaving the others unchanged.
 #[inline(always)]
 pub fn set_predicate(wave: &mut Wave, p: u8, mask: u64, test: impl Fn(usize) -> bool) {

@@ -159,18 +159,62 @@ pub fn flog2(a: u32) -> u32 {
     f(a).log2().to_bits()
 }
 
-/// `fma`: a × b + c with a single rounding. Where the target has a hardware fused multiply-add
-/// this is `f32::mul_add`; elsewhere (wasm) `mul_add` would be a scalar libm call per lane, so
-/// [`fma_by_round_to_odd`] computes the same bits with plain, vectorisable f64 arithmetic.
+/// `fma`: a × b + c with a single rounding. Where the build targets a hardware fused
+/// multiply-add this is `f32::mul_add`; elsewhere (wasm, baseline x86-64) `mul_add` would be a
+/// scalar libm call per lane, so [`fma_by_round_to_odd`] computes the same bits with plain,
+/// vectorisable f64 arithmetic. (The machine also calls [`fma_fused`] from code compiled for the
+/// fma instruction when the CPU has it.)
 #[inline]
 pub fn fma(a: u32, b: u32, c: u32) -> u32 {
-    #[cfg(target_feature = "fma")]
-    {
-        f(a).mul_add(f(b), f(c)).to_bits()
+    if let Some(nan) = fma_nan(a, b, c) {
+        return nan;
     }
+    #[cfg(target_feature = "fma")]
+    let result = f(a).mul_add(f(b), f(c)).to_bits();
     #[cfg(not(target_feature = "fma"))]
-    {
-        fma_by_round_to_odd(a, b, c)
+    let result = fma_by_round_to_odd(a, b, c);
+    fma_result(result)
+}
+
+/// [`fma`] through `f32::mul_add`: for code compiled with the fma target feature.
+#[inline(always)]
+pub fn fma_fused(a: u32, b: u32, c: u32) -> u32 {
+    if let Some(nan) = fma_nan(a, b, c) {
+        return nan;
+    }
+    fma_result(f(a).mul_add(f(b), f(c)).to_bits())
+}
+
+const QUIET_BIT: u32 = 0x0040_0000;
+/// The NaN x86 produces for an invalid operation such as ∞ × 0.
+const DEFAULT_NAN: u32 = 0xFFC0_0000;
+
+/// Which NaN an `fma` with a NaN input returns, fixed here rather than left to the instruction
+/// the compiler picks: a signalling NaN beats a quiet one, and among equals the order is `b`, `a`,
+/// `c` (what glibc's `fmaf`, and so wave-emu, does); the chosen NaN comes out quiet.
+#[inline(always)]
+fn fma_nan(a: u32, b: u32, c: u32) -> Option<u32> {
+    let is_nan = |x: u32| f(x).is_nan();
+    if !(is_nan(a) || is_nan(b) || is_nan(c)) {
+        return None;
+    }
+    let signalling = |x: u32| is_nan(x) && x & QUIET_BIT == 0;
+    let order = [b, a, c];
+    let chosen = order
+        .into_iter()
+        .find(|&x| signalling(x))
+        .or_else(|| order.into_iter().find(|&x| is_nan(x)))
+        .unwrap_or(DEFAULT_NAN);
+    Some(chosen | QUIET_BIT)
+}
+
+/// An invalid product (∞ × 0) with no NaN input gives the default NaN whatever the hardware does.
+#[inline(always)]
+fn fma_result(bits: u32) -> u32 {
+    if f32::from_bits(bits).is_nan() {
+        DEFAULT_NAN
+    } else {
+        bits
     }
 }
 

@@ -609,3 +609,42 @@ fn software_fma_matches_fused_multiply_add() {
     }
     assert!(checked > 400_000);
 }
+
+/// NaN selection in `fma` is fixed, whatever instruction the compiler emits (values observed on
+/// wave-emu 0.1.2 by the differential tests).
+#[test]
+fn fma_propagates_the_same_nan_as_the_reference() {
+    use super::float::fma;
+    let one = 1.0f32.to_bits();
+    assert_eq!(
+        fma(0x7F80_0000, 0, 0x7FA0_0033),
+        0x7FE0_0033,
+        "NaN c wins over an invalid product"
+    );
+    assert_eq!(
+        fma(0x7FC0_0011, 0x7FC0_0022, one),
+        0x7FC0_0022,
+        "b's NaN wins over a's"
+    );
+    assert_eq!(
+        fma(0x7FC0_0011, one, 0x7FC0_0033),
+        0x7FC0_0011,
+        "a's NaN wins over c's"
+    );
+    assert_eq!(
+        fma(0xFFFF_FFFF, one, 0xFF80_0001),
+        0xFFC0_0001,
+        "a signalling NaN beats a quiet one"
+    );
+    assert_eq!(
+        fma(one, 0x7F80_0001, one),
+        0x7FC0_0001,
+        "a signalling NaN comes out quiet"
+    );
+    assert_eq!(
+        fma(0x7F80_0000, 0, one),
+        0xFFC0_0000,
+        "inf * 0 gives the default NaN"
+    );
+    assert_eq!(fma(one, one, one), 2.0f32.to_bits());
+}

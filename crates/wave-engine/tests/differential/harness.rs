@@ -1,0 +1,104 @@
+//! Runs one program on wave-emu 0.1.2 and on our machine under the same launch, and compares the
+//! whole device memory afterwards.
+
+use wave_engine::compile;
+use wave_engine::machine::{LaunchConfig, Machine, Stop};
+
+/// Wave-instructions allowed per workgroup in both machines; generated programs use far fewer.
+pub const MAX_INSTRUCTIONS: u64 = 2_000_000;
+
+/// A launch, spelled once for both machines.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub workgroup: [u32; 3],
+    pub wave_width: u32,
+    pub local_memory: u32,
+    pub initial_memory: Vec<u8>,
+    pub initial_registers: Vec<(u8, u32)>,
+}
+
+/// Device memory after the reference emulator ran `source` (already spelled for wave-asm 0.1.2).
+pub fn run_oracle(source: &str, launch: &Launch) -> Result<Vec<u8>, String> {
+    let assembled = wave_asm::assemble(source, "case.wave")
+        .map_err(|error| format!("wave-asm rejected the program: {error:?}"))?;
+    let mut emulator = wave_emu::Emulator::new(wave_emu::EmulatorConfig {
+        grid_dim: launch.grid,
+        workgroup_dim: launch.workgroup,
+        register_count: 32,
+        local_memory_size: launch.local_memory as usize,
+        device_memory_size: launch.initial_memory.len(),
+        wave_width: launch.wave_width,
+        trace_enabled: false,
+        f64_enabled: true,
+        max_instructions: MAX_INSTRUCTIONS,
+        initial_registers: launch.initial_registers.clone(),
+    });
+    emulator
+        .load_binary(&assembled.binary)
+        .map_err(|error| format!("wave-emu could not load the binary: {error}"))?;
+    emulator
+        .load_device_memory(0, &launch.initial_memory)
+        .map_err(|error| format!("wave-emu could not load memory: {error}"))?;
+    emulator
+        .run()
+        .map_err(|error| format!("wave-emu failed: {error}"))?;
+    emulator
+        .read_device_memory(0, launch.initial_memory.len())
+        .map_err(|error| format!("wave-emu could not read memory back: {error}"))
+}
+
+/// Device memory after our machine ran `source`.
+pub fn run_ours(source: &str, launch: &Launch) -> Result<Vec<u8>, String> {
+    let compiled = compile(source);
+    let program = compiled.program.ok_or_else(|| {
+        format!(
+            "our front end rejected the program:\n{}",
+            wave_engine::diagnostic::render(source, &compiled.diagnostics)
+        )
+    })?;
+    let kernel = program
+        .kernels
+        .first()
+        .ok_or_else(|| "the program has no kernel".to_string())?;
+    let config = LaunchConfig {
+        grid: launch.grid,
+        workgroup: launch.workgroup,
+        wave_width: launch.wave_width,
+        local_memory: launch.local_memory,
+        device_memory: launch.initial_memory.len() as u32,
+        max_instructions: MAX_INSTRUCTIONS,
+        initial_registers: launch.initial_registers.clone(),
+    };
+    let mut machine =
+        Machine::new(kernel, &config).map_err(|error| format!("launch rejected: {error}"))?;
+    machine
+        .device_mut()
+        .bytes_mut()
+        .copy_from_slice(&launch.initial_memory);
+    match machine.run_to_end() {
+        Stop::Finished => Ok(machine.device().bytes().to_vec()),
+        other => Err(format!("our machine stopped with {other:?}")),
+    }
+}
+
+/// The first differing 32-bit word (byte offset, ours, oracle) and how many words differ.
+pub fn first_difference(ours: &[u8], oracle: &[u8]) -> Option<(u32, u32, u32, usize)> {
+    let word = |bytes: &[u8], at: usize| {
+        let mut w = [0u8; 4];
+        for (i, b) in bytes.get(at..).unwrap_or(&[]).iter().take(4).enumerate() {
+            w[i] = *b;
+        }
+        u32::from_le_bytes(w)
+    };
+    let mut first = None;
+    let mut count = 0;
+    for at in (0..ours.len().max(oracle.len())).step_by(4) {
+        let (a, b) = (word(ours, at), word(oracle, at));
+        if a != b || ours.len() != oracle.len() {
+            count += 1;
+            first.get_or_insert((at as u32, a, b));
+        }
+    }
+    first.map(|(at, a, b)| (at, a, b, count))
+}
