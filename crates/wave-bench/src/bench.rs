@@ -377,7 +377,7 @@ pub fn main() -> ExitCode {
         }
     };
     // The root Cargo.toml builds wave-emu, wave-asm and wave-decode at opt-level 3 like the engine,
-    // and .cargo/config.toml compiles both for the native CPU, so the comparison is like for like.
+    // so the comparison is like for like.
     let mut command = String::from("cargo run --release -p wave-bench");
     if !args.is_empty() {
         command.push_str(" -- ");
