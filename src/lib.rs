@@ -3,6 +3,8 @@
 
 mod app;
 mod default_kernel;
+pub mod examples;
+pub mod session;
 
 pub use app::App;
 pub use default_kernel::DEFAULT_KERNEL;

@@ -1,0 +1,404 @@
+//! Execution commands: reset, step, time-sliced run, pause, run to a line, breakpoints,
+//! selection, and re-running to a step count.
+
+use wave_engine::machine::{Machine, NoEvents, Stop, WaveStatus};
+
+use super::status::{RunProgress, RunState};
+use super::{Session, Snapshot};
+
+/// Scheduled instructions `step` may run (other waves included) before the selected wave executes
+/// one; only reached when every other wave spins for that long.
+const STEP_LIMIT: u64 = 1 << 24;
+/// Slice size for runs that do not need to yield (run_to_step, select_workgroup, run_all).
+const BIG_SLICE: u64 = 1 << 22;
+
+impl Session {
+    /// Back to the start: a fresh machine with the configured memory, nothing executed. Does
+    /// nothing but update the state when the source or configuration has errors.
+    pub fn reset(&mut self) {
+        self.machine = None;
+        self.run_target = None;
+        self.last_events.clear();
+        self.check_report = None;
+        self.selection.workgroup = 0;
+        if !self.program_current {
+            let errors = self.diagnostics.iter().filter(|d| d.is_error()).count();
+            self.state = RunState::SourceErrors(errors);
+            return;
+        }
+        let (Some(launch), Some(kernel)) = (self.launch.as_ref(), self.kernel()) else {
+            self.state = RunState::ConfigErrors;
+            return;
+        };
+        let mut machine = match Machine::new(kernel, &launch.config) {
+            Ok(machine) => machine,
+            Err(_) => {
+                self.state = RunState::ConfigErrors;
+                return;
+            }
+        };
+        machine
+            .device_mut()
+            .bytes_mut()
+            .copy_from_slice(&launch.device_memory);
+        self.state = if machine.is_finished() {
+            RunState::Finished
+        } else {
+            RunState::Ready
+        };
+        self.machine = Some(machine);
+        self.clamp_selection();
+        self.before = self.snapshot();
+    }
+
+    /// One instruction of the selected wave (other waves run as the scheduler picks them). When
+    /// the selected wave has finished, one scheduled instruction of whatever wave runs next.
+    /// Returns false when nothing could run.
+    pub fn step(&mut self) -> bool {
+        if !self.state.can_run() {
+            return false;
+        }
+        self.before = self.snapshot();
+        self.last_events.clear();
+        self.run_target = None;
+        let wave = self.selection.wave as usize;
+        let Some(machine) = self.machine.as_mut() else {
+            return false;
+        };
+        let selected_live = machine
+            .workgroup()
+            .waves
+            .get(wave)
+            .is_some_and(|w| w.status != WaveStatus::Done);
+        let mut stop = if selected_live {
+            machine.step_wave(wave, STEP_LIMIT, &mut self.last_events)
+        } else {
+            machine.run(1, &[], &mut self.last_events)
+        };
+        // A grid whose last workgroup just finished reports it only when asked to go on; ask
+        // now (it executes nothing) so the status says "finished" at once.
+        let last_workgroup =
+            machine.workgroup().index as u64 + 1 == machine.launch().workgroup_count();
+        if matches!(stop, Stop::Stepped | Stop::SliceUsed)
+            && machine.workgroup().is_done()
+            && last_workgroup
+        {
+            stop = machine.run(1, &[], &mut self.last_events);
+        }
+        self.after_stop(stop, false);
+        true
+    }
+
+    /// Runs up to `max_steps` scheduled instructions; the page calls it again on every animation
+    /// frame while it returns [`RunProgress::Running`]. Stops before an instruction on a
+    /// breakpoint line (except the very first one of a run, so Run leaves the breakpoint it is
+    /// paused at) or on the `run_to_line` target, at the end, and at traps.
+    pub fn run_slice(&mut self, max_steps: u64) -> RunProgress {
+        if !self.state.can_run() {
+            return RunProgress::Idle;
+        }
+        let continuing = self.state == RunState::Running;
+        if !continuing {
+            self.before = self.snapshot();
+        }
+        self.last_events.clear();
+        let mask = self.breakpoint_mask();
+        let Some(machine) = self.machine.as_mut() else {
+            return RunProgress::Idle;
+        };
+        // A slice after the first must not skip a breakpoint the previous slice stopped short of.
+        if continuing {
+            if let Some(wave) = machine.workgroup().pick() {
+                let pc = machine.workgroup().waves[wave].pc;
+                if mask.get(pc as usize).copied().unwrap_or(false) {
+                    return self.after_stop(
+                        Stop::Breakpoint {
+                            wave: wave as u32,
+                            pc,
+                        },
+                        true,
+                    );
+                }
+            }
+        }
+        let stop = machine.run(max_steps.max(1), &mask, &mut NoEvents);
+        self.after_stop(stop, true)
+    }
+
+    /// Runs to the end, a breakpoint or a trap without yielding (tests, the command line).
+    pub fn run_all(&mut self) -> RunProgress {
+        loop {
+            match self.run_slice(BIG_SLICE) {
+                RunProgress::Running => continue,
+                other => return other,
+            }
+        }
+    }
+
+    /// Stops a time-sliced run between two slices.
+    pub fn pause(&mut self) {
+        self.run_target = None;
+        if self.state == RunState::Running {
+            self.state = RunState::Paused {
+                at_breakpoint: false,
+            };
+        }
+    }
+
+    /// Prepares "run to cursor": the next `run_slice` calls stop before the first instruction of
+    /// `line` (or of the next line that has one). Returns that line, or `None` when no
+    /// instruction is at or after `line`.
+    pub fn run_to_line(&mut self, line: u32) -> Option<u32> {
+        let target = self.instruction_line_at_or_after(line)?;
+        self.run_target = Some(target);
+        Some(target)
+    }
+
+    /// Toggles a breakpoint on `line`, moved to the next line with an instruction when `line` has
+    /// none. Returns the line that now has a breakpoint, or `None` when one was removed (or no
+    /// instruction is at or after `line`).
+    pub fn toggle_breakpoint(&mut self, line: u32) -> Option<u32> {
+        if self.breakpoints.remove(&line) {
+            return None;
+        }
+        let target = if self.program_current {
+            self.instruction_line_at_or_after(line)?
+        } else {
+            line
+        };
+        if self.breakpoints.remove(&target) {
+            None
+        } else {
+            self.breakpoints.insert(target);
+            Some(target)
+        }
+    }
+
+    pub fn clear_breakpoints(&mut self) {
+        self.breakpoints.clear();
+    }
+
+    /// Shows wave `wave` of the current workgroup; false when there is no such wave.
+    pub fn select_wave(&mut self, wave: u32) -> bool {
+        if wave < self.wave_count() {
+            self.selection.wave = wave;
+            self.clamp_selection();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Shows lane `lane` in the lane detail; false when the selected wave has no such lane.
+    pub fn select_lane(&mut self, lane: u32) -> bool {
+        if lane < self.wave_width() {
+            self.selection.lane = lane;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Number of workgroups in the grid (0 when nothing can run).
+    pub fn workgroup_count(&self) -> u64 {
+        self.machine
+            .as_ref()
+            .map_or(0, |m| m.launch().workgroup_count())
+    }
+
+    /// Waves per workgroup.
+    pub fn wave_count(&self) -> u32 {
+        self.machine
+            .as_ref()
+            .map_or(0, |m| m.workgroup().waves.len() as u32)
+    }
+
+    /// Lanes per wave.
+    pub fn wave_width(&self) -> u32 {
+        self.machine.as_ref().map_or(0, |m| m.launch().wave_width)
+    }
+
+    /// Moves to the start of workgroup `index` (workgroups run one after another: later ones are
+    /// reached by running, earlier ones by resetting and running).
+    pub fn select_workgroup(&mut self, index: u32) -> Result<(), String> {
+        let count = self.workgroup_count();
+        if count == 0 {
+            return Err("nothing can run".to_string());
+        }
+        if index as u64 >= count {
+            return Err(format!(
+                "workgroup {index} does not exist: the grid has {count}"
+            ));
+        }
+        let current = self.machine.as_ref().map_or(0, |m| m.workgroup().index);
+        let finished = self.machine.as_ref().is_some_and(|m| m.is_finished());
+        if index < current || finished || !self.state.can_run() {
+            self.reset();
+        }
+        self.before = self.snapshot();
+        self.last_events.clear();
+        let Some(machine) = self.machine.as_mut() else {
+            return Err("nothing can run".to_string());
+        };
+        let mut stop = None;
+        while machine.workgroup().index < index {
+            match machine.run(1, &[], &mut NoEvents) {
+                Stop::SliceUsed => {}
+                other => {
+                    stop = Some(other);
+                    break;
+                }
+            }
+        }
+        match stop {
+            Some(other) => {
+                self.after_stop(other, false);
+                Err(format!("the run ended before workgroup {index}"))
+            }
+            None => {
+                if self.step_count() > 0 {
+                    self.state = RunState::Paused {
+                        at_breakpoint: false,
+                    };
+                }
+                self.clamp_selection();
+                Ok(())
+            }
+        }
+    }
+
+    /// Resets and runs exactly `steps` scheduled instructions (or until the end or a trap), which
+    /// reproduces the state a share link describes.
+    pub fn run_to_step(&mut self, steps: u64) {
+        self.reset();
+        if !self.state.can_run() || steps == 0 {
+            return;
+        }
+        let Some(machine) = self.machine.as_mut() else {
+            return;
+        };
+        let mut stop = Stop::SliceUsed;
+        while machine.stats().wave_instructions < steps {
+            let remaining = steps - machine.stats().wave_instructions;
+            stop = machine.run(remaining.min(BIG_SLICE), &[], &mut NoEvents);
+            if stop != Stop::SliceUsed {
+                break;
+            }
+        }
+        self.after_stop(stop, false);
+    }
+
+    /// Updates state and selection after the machine stopped.
+    fn after_stop(&mut self, stop: Stop, running: bool) -> RunProgress {
+        let progress = match stop {
+            Stop::Finished => {
+                self.state = RunState::Finished;
+                self.run_target = None;
+                self.run_check();
+                RunProgress::Finished
+            }
+            Stop::Trap(trap) => {
+                self.state = RunState::Trapped(trap);
+                self.run_target = None;
+                self.selection.wave = trap.wave;
+                if let Some(lane) = trap.lane {
+                    self.selection.lane = lane;
+                }
+                RunProgress::Trapped
+            }
+            Stop::Breakpoint { wave, pc } => {
+                let line = self.line_of(pc).unwrap_or(0);
+                let reached_target = self.run_target == Some(line);
+                self.run_target = None;
+                self.selection.wave = wave;
+                self.state = RunState::Paused {
+                    at_breakpoint: !reached_target,
+                };
+                RunProgress::Paused { line }
+            }
+            Stop::SliceUsed if running => {
+                self.state = RunState::Running;
+                RunProgress::Running
+            }
+            Stop::SliceUsed | Stop::Stepped | Stop::WaveFinished => {
+                self.state = RunState::Paused {
+                    at_breakpoint: false,
+                };
+                RunProgress::Paused {
+                    line: self.current_line().unwrap_or(0),
+                }
+            }
+        };
+        self.clamp_selection();
+        progress
+    }
+
+    fn run_check(&mut self) {
+        if let (Some(check), Some(launch), Some(machine)) =
+            (self.check, self.launch.as_ref(), self.machine.as_ref())
+        {
+            self.check_report = Some(check.report(&launch.device_memory, machine.device().bytes()));
+        }
+    }
+
+    /// Per instruction: whether a run stops before it.
+    fn breakpoint_mask(&self) -> Vec<bool> {
+        let Some(kernel) = self.kernel() else {
+            return Vec::new();
+        };
+        kernel
+            .lines
+            .iter()
+            .map(|line| self.breakpoints.contains(line) || self.run_target == Some(*line))
+            .collect()
+    }
+
+    fn instruction_line_at_or_after(&self, line: u32) -> Option<u32> {
+        self.kernel()?
+            .lines
+            .iter()
+            .copied()
+            .filter(|&l| l >= line)
+            .min()
+    }
+
+    fn clamp_selection(&mut self) {
+        if let Some(machine) = self.machine.as_ref() {
+            self.selection.workgroup = machine.workgroup().index;
+            let waves = machine.workgroup().waves.len() as u32;
+            if self.selection.wave >= waves {
+                self.selection.wave = waves.saturating_sub(1);
+            }
+            let width = machine.launch().wave_width;
+            if self.selection.lane >= width {
+                self.selection.lane = width.saturating_sub(1);
+            }
+        }
+    }
+
+    pub(super) fn snapshot(&self) -> Snapshot {
+        let Some(wave) = self.selected_wave() else {
+            return Snapshot::default();
+        };
+        Snapshot {
+            workgroup: self.selection.workgroup,
+            wave: self.selection.wave,
+            registers: self
+                .used_registers
+                .iter()
+                .filter(|&&r| (r as u32) < wave.register_count)
+                .map(|&r| (r, wave.row(r).to_vec()))
+                .collect(),
+            predicates: wave.predicates,
+        }
+    }
+
+    /// The selected wave of the current workgroup.
+    pub fn selected_wave(&self) -> Option<&wave_engine::machine::Wave> {
+        self.machine
+            .as_ref()?
+            .workgroup()
+            .waves
+            .get(self.selection.wave as usize)
+    }
+}

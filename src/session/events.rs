@@ -1,0 +1,106 @@
+//! The control-flow events of the last step, for animations.
+
+use wave_engine::machine::{EventKind, FrameKind};
+
+use super::stack::lanes_text;
+use super::Session;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventView {
+    pub wave: u32,
+    /// Source line of the instruction that caused it.
+    pub line: u32,
+    /// "push-if", "push-loop", "pop-if", "pop-loop", "diverge", "else", "skip", "break",
+    /// "continue", "iterate", "halt", "barrier-wait", "barrier-release", "call", "return",
+    /// "wave-done": a stable name for CSS classes.
+    pub kind: &'static str,
+    /// The lanes the event concerns.
+    pub lanes: Vec<u32>,
+    /// A sentence for screen readers and logs.
+    pub text: String,
+}
+
+fn lanes_of(mask: u64) -> Vec<u32> {
+    (0..64).filter(|l| mask >> l & 1 == 1).collect()
+}
+
+impl Session {
+    /// Events of the last `step` (runs collect none).
+    pub fn last_events(&self) -> Vec<EventView> {
+        let width = self.wave_width().max(1);
+        self.last_events
+            .iter()
+            .map(|event| {
+                let line = self.line_of(event.pc).unwrap_or(0);
+                let lanes = lanes_text(event.mask, width);
+                let frame = |k: FrameKind| match k {
+                    FrameKind::If => "if",
+                    FrameKind::Loop => "loop",
+                };
+                let (kind, text) = match event.kind {
+                    EventKind::Push(FrameKind::If) => (
+                        "push-if",
+                        format!("if at line {line} entered by lanes {lanes}"),
+                    ),
+                    EventKind::Push(FrameKind::Loop) => (
+                        "push-loop",
+                        format!("loop at line {line} entered by lanes {lanes}"),
+                    ),
+                    EventKind::Pop(k) => (
+                        if k == FrameKind::If {
+                            "pop-if"
+                        } else {
+                            "pop-loop"
+                        },
+                        format!("{} reconverged at line {line}: lanes {lanes}", frame(k)),
+                    ),
+                    EventKind::Diverge { other } => (
+                        "diverge",
+                        format!(
+                            "diverged at line {line}: then lanes {lanes}, else lanes {}",
+                            lanes_text(other, width)
+                        ),
+                    ),
+                    EventKind::Else => ("else", format!("else side at line {line}: lanes {lanes}")),
+                    EventKind::Skip { to } => (
+                        "skip",
+                        format!(
+                            "no lane on this path: skipped from line {line} to line {}",
+                            self.line_of(to).unwrap_or(0)
+                        ),
+                    ),
+                    EventKind::Break => {
+                        ("break", format!("lanes {lanes} broke out at line {line}"))
+                    }
+                    EventKind::Continue => (
+                        "continue",
+                        format!("lanes {lanes} continued at line {line}"),
+                    ),
+                    EventKind::Iterate => (
+                        "iterate",
+                        format!("next iteration at line {line}: lanes {lanes}"),
+                    ),
+                    EventKind::Halt => ("halt", format!("lanes {lanes} halted at line {line}")),
+                    EventKind::BarrierWait => (
+                        "barrier-wait",
+                        format!("wave {} waits at the barrier at line {line}", event.wave),
+                    ),
+                    EventKind::BarrierRelease => (
+                        "barrier-release",
+                        format!("wave {} released from the barrier", event.wave),
+                    ),
+                    EventKind::Call => ("call", format!("call at line {line}")),
+                    EventKind::Return => ("return", format!("return at line {line}")),
+                    EventKind::WaveDone => ("wave-done", format!("wave {} finished", event.wave)),
+                };
+                EventView {
+                    wave: event.wave,
+                    line,
+                    kind,
+                    lanes: lanes_of(event.mask),
+                    text,
+                }
+            })
+            .collect()
+    }
+}

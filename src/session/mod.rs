@@ -1,0 +1,252 @@
+//! The playground's session: everything the page shows and every command it offers, as plain
+//! Rust that runs natively in tests. Components read the view models here and call the commands;
+//! all ISA behaviour comes from `wave-engine`.
+
+mod check;
+mod commands;
+mod events;
+mod form;
+mod lanes;
+mod memory_init;
+mod memory_view;
+mod registers;
+mod share;
+mod source_view;
+mod stack;
+mod stats_view;
+mod status;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeSet;
+
+use wave_engine::machine::{Event, Machine};
+use wave_engine::program::{Kernel, Program};
+use wave_engine::{compile, Diagnostic};
+
+pub use check::Check;
+pub use events::EventView;
+pub use form::{
+    ConfigForm, ElemType, Field, FormErrors, RegionField, RegionForm, RegionKind, ValidLaunch,
+};
+pub use lanes::LaneView;
+pub use memory_view::{parse_address, MemoryFormat, MemoryRow, MemorySpaceChoice};
+pub use registers::{LaneDetail, NumberFormat, PredicateRow, RegisterRow};
+pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
+pub use source_view::{DiagnosticView, HighlightSpan};
+pub use stack::{FrameView, MaskRow};
+pub use stats_view::{LineHeat, StatsView};
+pub use status::{RunProgress, RunState};
+
+/// Which workgroup, wave and lane the views show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// Linear workgroup index in the grid (the machine runs workgroups one after another, so this
+    /// is always the workgroup the machine holds).
+    pub workgroup: u32,
+    pub wave: u32,
+    pub lane: u32,
+}
+
+/// The selected wave's registers and predicates before the last command that executed, so the
+/// views can flag what changed.
+#[derive(Clone, Debug, Default)]
+struct Snapshot {
+    workgroup: u32,
+    wave: u32,
+    registers: Vec<(u8, Vec<u32>)>,
+    predicates: [u64; 4],
+}
+
+pub struct Session {
+    source: String,
+    diagnostics: Vec<Diagnostic>,
+    /// The last program that compiled without errors (kept while the source has errors).
+    program: Option<Program>,
+    /// True when `program` was compiled from the current `source`.
+    program_current: bool,
+    form: ConfigForm,
+    form_errors: FormErrors,
+    launch: Option<ValidLaunch>,
+    machine: Option<Machine>,
+    state: RunState,
+    breakpoints: BTreeSet<u32>,
+    /// `run_to_line`'s target line; cleared when reached or paused.
+    run_target: Option<u32>,
+    selection: Selection,
+    last_events: Vec<Event>,
+    before: Snapshot,
+    /// Registers written anywhere in the selected kernel's source, ascending.
+    used_registers: Vec<u8>,
+    check: Option<Check>,
+    check_report: Option<String>,
+}
+
+impl Session {
+    /// A session on `source` with `form` as the launch configuration (validated at once).
+    pub fn new(source: &str, form: ConfigForm) -> Self {
+        let mut session = Session {
+            source: String::new(),
+            diagnostics: Vec::new(),
+            program: None,
+            program_current: false,
+            form,
+            form_errors: FormErrors::default(),
+            launch: None,
+            machine: None,
+            state: RunState::Ready,
+            breakpoints: BTreeSet::new(),
+            run_target: None,
+            selection: Selection::default(),
+            last_events: Vec::new(),
+            before: Snapshot::default(),
+            used_registers: Vec::new(),
+            check: None,
+            check_report: None,
+        };
+        session.set_source(source);
+        session
+    }
+
+    /// A session on one of the examples (its source, configuration and result check).
+    pub fn from_example(example: &crate::examples::Example) -> Self {
+        let mut session = Session::new(&example.source, example.form.clone());
+        session.check = example.check;
+        session
+    }
+
+    /// Replaces the source (the caller debounces typing): recompiles, keeps the last good program
+    /// when there are errors, revalidates the configuration and resets the machine.
+    pub fn set_source(&mut self, text: &str) {
+        self.source = text.to_string();
+        let compiled = compile(text);
+        self.diagnostics = compiled.diagnostics;
+        match compiled.program {
+            Some(program) => {
+                self.program = Some(program);
+                self.program_current = true;
+            }
+            None => self.program_current = false,
+        }
+        self.revalidate();
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Replaces the launch configuration form; revalidates and resets.
+    pub fn set_form(&mut self, form: ConfigForm) {
+        self.form = form;
+        self.revalidate();
+    }
+
+    pub fn form(&self) -> &ConfigForm {
+        &self.form
+    }
+
+    /// Inline messages for the invalid fields of the form (empty when everything is valid).
+    pub fn form_errors(&self) -> &FormErrors {
+        &self.form_errors
+    }
+
+    /// Names of the kernels of the last good program, for the kernel picker.
+    pub fn kernel_names(&self) -> Vec<String> {
+        self.program
+            .iter()
+            .flat_map(|p| p.kernels.iter().map(|k| k.name.clone()))
+            .collect()
+    }
+
+    /// The validated launch (configuration, kernel, initial memory), when the form is valid.
+    pub fn launch(&self) -> Option<&ValidLaunch> {
+        self.launch.as_ref()
+    }
+
+    /// `Some(size)` when the selected kernel's `.workgroup_size` overrides the form's workgroup.
+    pub fn workgroup_override(&self) -> Option<[u32; 3]> {
+        self.kernel().and_then(|k| k.workgroup_size)
+    }
+
+    /// The kernel that runs: the form's pick, or the first kernel when the pick is empty.
+    pub fn kernel(&self) -> Option<&Kernel> {
+        let program = self.program.as_ref()?;
+        let name = self.form.kernel.trim();
+        if name.is_empty() {
+            program.kernels.first()
+        } else {
+            program.kernel(name)
+        }
+    }
+
+    pub fn machine(&self) -> Option<&Machine> {
+        self.machine.as_ref()
+    }
+
+    pub fn state(&self) -> &RunState {
+        &self.state
+    }
+
+    pub fn selection(&self) -> Selection {
+        self.selection
+    }
+
+    /// Source lines with a breakpoint, ascending.
+    pub fn breakpoints(&self) -> Vec<u32> {
+        self.breakpoints.iter().copied().collect()
+    }
+
+    /// Scheduled wave-instructions since the last reset: re-running to this count reproduces the
+    /// state exactly (the scheduler is deterministic).
+    pub fn step_count(&self) -> u64 {
+        self.machine
+            .as_ref()
+            .map_or(0, |m| m.stats().wave_instructions)
+    }
+
+    /// The result check of the loaded example, if any.
+    pub fn check(&self) -> Option<Check> {
+        self.check
+    }
+
+    pub fn set_check(&mut self, check: Option<Check>) {
+        self.check = check;
+        self.check_report = None;
+    }
+
+    /// The check's verdict once the grid finished, e.g. "GEMM check: max error 0 over 65536
+    /// values".
+    pub fn check_report(&self) -> Option<&str> {
+        self.check_report.as_deref()
+    }
+
+    /// Registers the kernel's source mentions, ascending (the rows of the registers view).
+    pub fn used_registers(&self) -> &[u8] {
+        &self.used_registers
+    }
+
+    /// Validates the form against the current program and resets the machine.
+    fn revalidate(&mut self) {
+        self.used_registers = match (self.program_current, self.kernel()) {
+            (true, Some(kernel)) => registers::used_registers(&self.source, kernel),
+            _ => Vec::new(),
+        };
+        let kernel = if self.program_current {
+            self.kernel()
+        } else {
+            None
+        };
+        match self.form.validate(kernel, self.program_current) {
+            Ok(launch) => {
+                self.form_errors = FormErrors::default();
+                self.launch = Some(launch);
+            }
+            Err(errors) => {
+                self.form_errors = errors;
+                self.launch = None;
+            }
+        }
+        self.reset();
+    }
+}

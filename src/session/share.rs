@@ -1,0 +1,206 @@
+//! Share links and autosave: the state as a compact, versioned, URL-safe string, and back.
+//!
+//! Format: `v1.` + base64url (no padding) of the raw-deflate-compressed JSON payload. Autosave
+//! uses the same encoding with the tag `a1.` and only the source and configuration.
+
+use std::fmt;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+use super::check::Check;
+use super::form::ConfigForm;
+use super::Session;
+
+/// Tag of share links this version writes and reads.
+pub const LINK_VERSION: &str = "v1";
+/// Tag of autosave strings.
+pub const AUTOSAVE_VERSION: &str = "a1";
+/// Longest encoded text accepted (characters after the tag).
+pub const MAX_LINK_CHARS: usize = 1 << 21;
+/// Largest decompressed payload accepted.
+pub const MAX_DECODED_BYTES: usize = 1 << 20;
+/// Largest step count a link may ask to re-run to.
+pub const MAX_LINK_STEPS: u64 = 200_000_000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    Empty,
+    /// No `vN.` tag in front.
+    MissingVersion,
+    UnknownVersion(String),
+    TooLong {
+        chars: usize,
+    },
+    BadBase64(String),
+    BadCompression(String),
+    TooLarge,
+    BadJson(String),
+    TooManySteps(u64),
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::Empty => write!(f, "the link holds no saved state"),
+            LinkError::MissingVersion => write!(
+                f,
+                "the link is malformed: it does not start with a version tag like `{LINK_VERSION}.`"
+            ),
+            LinkError::UnknownVersion(tag) => write!(
+                f,
+                "the link was made by another version of the playground (`{tag}`; this one reads `{LINK_VERSION}`)"
+            ),
+            LinkError::TooLong { chars } => write!(
+                f,
+                "the link is too long ({chars} characters; at most {MAX_LINK_CHARS})"
+            ),
+            LinkError::BadBase64(e) => write!(f, "the link is malformed: not valid base64url ({e})"),
+            LinkError::BadCompression(e) => {
+                write!(f, "the link is damaged: its compressed data does not decompress ({e})")
+            }
+            LinkError::TooLarge => write!(
+                f,
+                "the link's content is too large (more than {MAX_DECODED_BYTES} bytes once decompressed)"
+            ),
+            LinkError::BadJson(e) => write!(f, "the link's content is not a saved state ({e})"),
+            LinkError::TooManySteps(n) => write!(
+                f,
+                "the link asks to re-run {n} steps (at most {MAX_LINK_STEPS})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+/// Everything a share link carries.
+#[derive(Serialize, Deserialize)]
+struct SharePayload {
+    source: String,
+    form: ConfigForm,
+    workgroup: u32,
+    wave: u32,
+    lane: u32,
+    steps: u64,
+    #[serde(default)]
+    breakpoints: Vec<u32>,
+    #[serde(default)]
+    check: Option<Check>,
+    /// The machine had trapped: a trap that executes nothing (instruction budget, running off
+    /// the end) happens on the attempt after the last counted step, so re-running needs it.
+    #[serde(default)]
+    trapped: bool,
+}
+
+/// What autosave keeps: the work, not the moment.
+#[derive(Serialize, Deserialize)]
+struct AutosavePayload {
+    source: String,
+    form: ConfigForm,
+    #[serde(default)]
+    check: Option<Check>,
+}
+
+fn encode<T: Serialize>(tag: &str, payload: &T) -> String {
+    // Serialising plain structs of strings and numbers cannot fail.
+    let json = serde_json::to_vec(payload).unwrap_or_default();
+    let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    format!("{tag}.{}", URL_SAFE_NO_PAD.encode(compressed))
+}
+
+fn decode<T: DeserializeOwned>(tag: &str, text: &str) -> Result<T, LinkError> {
+    let text = text.trim();
+    let text = text.strip_prefix('#').unwrap_or(text);
+    if text.is_empty() {
+        return Err(LinkError::Empty);
+    }
+    let Some((version, body)) = text.split_once('.') else {
+        return Err(LinkError::MissingVersion);
+    };
+    if version != tag {
+        let looks_like_tag = version.len() <= 8
+            && version.starts_with(|c: char| c.is_ascii_alphabetic())
+            && version[1..].chars().all(|c| c.is_ascii_digit())
+            && version.len() > 1;
+        return Err(if looks_like_tag {
+            LinkError::UnknownVersion(version.to_string())
+        } else {
+            LinkError::MissingVersion
+        });
+    }
+    if body.len() > MAX_LINK_CHARS {
+        return Err(LinkError::TooLong { chars: body.len() });
+    }
+    let compressed = URL_SAFE_NO_PAD
+        .decode(body)
+        .map_err(|e| LinkError::BadBase64(e.to_string()))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_DECODED_BYTES)
+        .map_err(|e| match e.status {
+        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
+        status => LinkError::BadCompression(format!("{status:?}")),
+    })?;
+    serde_json::from_slice(&json).map_err(|e| LinkError::BadJson(e.to_string()))
+}
+
+impl Session {
+    /// The URL-hash payload of the whole state: source, configuration form, kernel, selected
+    /// workgroup/wave/lane, breakpoints and step count.
+    pub fn share_state(&self) -> String {
+        encode(
+            LINK_VERSION,
+            &SharePayload {
+                source: self.source.clone(),
+                form: self.form.clone(),
+                workgroup: self.selection.workgroup,
+                wave: self.selection.wave,
+                lane: self.selection.lane,
+                steps: self.step_count(),
+                breakpoints: self.breakpoints(),
+                check: self.check,
+                trapped: matches!(self.state, super::RunState::Trapped(_)),
+            },
+        )
+    }
+
+    /// Opens a share link (with or without its leading `#`): the same source and configuration,
+    /// re-run to the same step, with the same selection.
+    pub fn restore(hash: &str) -> Result<Session, LinkError> {
+        let payload: SharePayload = decode(LINK_VERSION, hash)?;
+        if payload.steps > MAX_LINK_STEPS {
+            return Err(LinkError::TooManySteps(payload.steps));
+        }
+        let mut session = Session::new(&payload.source, payload.form);
+        session.check = payload.check;
+        session.breakpoints = payload.breakpoints.into_iter().collect();
+        session.run_to_step(payload.steps);
+        if payload.trapped && session.state.can_run() {
+            session.run_slice(1);
+        }
+        session.select_wave(payload.wave);
+        session.select_lane(payload.lane);
+        session.before = session.snapshot();
+        Ok(session)
+    }
+
+    /// The work to keep in local storage: source and configuration.
+    pub fn autosave(&self) -> String {
+        encode(
+            AUTOSAVE_VERSION,
+            &AutosavePayload {
+                source: self.source.clone(),
+                form: self.form.clone(),
+                check: self.check,
+            },
+        )
+    }
+
+    /// A session from an autosave string (reset, nothing run).
+    pub fn restore_autosave(text: &str) -> Result<Session, LinkError> {
+        let payload: AutosavePayload = decode(AUTOSAVE_VERSION, text)?;
+        let mut session = Session::new(&payload.source, payload.form);
+        session.check = payload.check;
+        Ok(session)
+    }
+}

@@ -1,0 +1,106 @@
+//! The editor's views of the source: syntax-highlighted lines and diagnostics.
+
+use wave_engine::{Severity, TokenClass};
+
+use super::Session;
+
+/// A piece of one line: its text and, for a token, its class name (for CSS: "mnemonic",
+/// "register", "predicate", "special", "directive", "comment", "number", "label", "ident",
+/// "punct", "invalid"). Whitespace pieces have no class. The pieces of a line concatenate to
+/// exactly that line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HighlightSpan {
+    pub text: String,
+    pub class: Option<&'static str>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiagnosticView {
+    /// "error" or "warning".
+    pub severity: &'static str,
+    /// 1-based line and char column of the start.
+    pub line: u32,
+    pub column: u32,
+    /// Byte range in the source (for the underline).
+    pub start: u32,
+    pub end: u32,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+pub fn class_name(class: TokenClass) -> &'static str {
+    match class {
+        TokenClass::Mnemonic => "mnemonic",
+        TokenClass::Register => "register",
+        TokenClass::Predicate => "predicate",
+        TokenClass::SpecialRegister => "special",
+        TokenClass::Directive => "directive",
+        TokenClass::Comment => "comment",
+        TokenClass::Number => "number",
+        TokenClass::Label => "label",
+        TokenClass::Identifier => "ident",
+        TokenClass::Punctuation => "punct",
+        TokenClass::Invalid => "invalid",
+    }
+}
+
+impl Session {
+    /// Every diagnostic of the current source, in source order.
+    pub fn diagnostics(&self) -> Vec<DiagnosticView> {
+        self.diagnostics
+            .iter()
+            .map(|d| DiagnosticView {
+                severity: match d.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                },
+                line: d.line,
+                column: d.column,
+                start: d.span.start,
+                end: d.span.end,
+                message: d.message.clone(),
+                help: d.help.clone(),
+            })
+            .collect()
+    }
+
+    /// The source split into lines (without line breaks), each as highlighted pieces.
+    pub fn highlighted_lines(&self) -> Vec<Vec<HighlightSpan>> {
+        highlight_lines(&self.source)
+    }
+}
+
+pub(crate) fn highlight_lines(source: &str) -> Vec<Vec<HighlightSpan>> {
+    let tokens = wave_engine::highlight(source);
+    let mut lines = Vec::new();
+    let mut next_token = 0;
+    let mut line_start = 0usize;
+    for raw in source.split('\n') {
+        let line_end = line_start + raw.len();
+        let mut pieces = Vec::new();
+        let mut at = line_start;
+        let push = |from: usize, to: usize, class: Option<&'static str>, pieces: &mut Vec<_>| {
+            if to > from {
+                pieces.push(HighlightSpan {
+                    text: source[from..to].to_string(),
+                    class,
+                });
+            }
+        };
+        while let Some(&(span, class)) = tokens.get(next_token) {
+            let (s, e) = (span.start as usize, span.end as usize);
+            if s >= line_end {
+                break;
+            }
+            let e = e.min(line_end);
+            push(at, s.max(at), None, &mut pieces);
+            push(s.max(at), e, Some(class_name(class)), &mut pieces);
+            at = at.max(e);
+            next_token += 1;
+        }
+        push(at, line_end, None, &mut pieces);
+        lines.push(pieces);
+        line_start = line_end + 1;
+    }
+    lines
+}

@@ -1,0 +1,50 @@
+mod commands;
+mod examples;
+mod form;
+mod share;
+mod status;
+mod views;
+
+use crate::examples::example;
+use crate::session::{ConfigForm, Session};
+
+/// A session on one of the gallery's lessons.
+pub(super) fn lesson(id: &str) -> Session {
+    Session::from_example(&example(id).expect("example exists"))
+}
+
+/// A session on `source` with one workgroup of `threads` threads in waves of `width`.
+pub(super) fn session(source: &str, threads: u32, width: u32) -> Session {
+    let form = ConfigForm {
+        workgroup: format!("{threads},1,1"),
+        wave_width: width.to_string(),
+        device_memory: "1024".to_string(),
+        ..ConfigForm::default()
+    };
+    Session::new(source, form)
+}
+
+pub(super) fn active_count(session: &Session) -> usize {
+    session.lanes().iter().filter(|l| l.active).count()
+}
+
+/// The u32 words of device memory from `offset`.
+pub(super) fn words(session: &Session, offset: usize, count: usize) -> Vec<u32> {
+    let bytes = session.machine().expect("machine").device().bytes();
+    (0..count)
+        .map(|i| {
+            let at = offset + 4 * i;
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        })
+        .collect()
+}
+
+/// The 1-based line of the first source line containing `needle`.
+pub(super) fn line(session: &Session, needle: &str) -> u32 {
+    session
+        .source()
+        .lines()
+        .position(|l| l.contains(needle))
+        .expect("needle in source") as u32
+        + 1
+}

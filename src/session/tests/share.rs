@@ -1,0 +1,159 @@
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+
+use super::lesson;
+use crate::session::{LinkError, RunState, Session, MAX_LINK_CHARS};
+
+fn encoded(tag: &str, raw: &[u8]) -> String {
+    let compressed = miniz_oxide::deflate::compress_to_vec(raw, 6);
+    format!("{tag}.{}", URL_SAFE_NO_PAD.encode(compressed))
+}
+
+#[test]
+fn a_share_link_restores_source_form_selection_and_step() {
+    let mut s = lesson("barrier-local");
+    s.toggle_breakpoint(12);
+    s.select_wave(1);
+    s.select_lane(5);
+    for _ in 0..8 {
+        s.step();
+    }
+    let link = s.share_state();
+    assert!(link.starts_with("v1."));
+    assert!(link[3..]
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+    let restored = Session::restore(&format!("#{link}")).unwrap();
+    assert_eq!(restored.source(), s.source());
+    assert_eq!(restored.form(), s.form());
+    assert_eq!(restored.step_count(), s.step_count());
+    assert_eq!(restored.selection(), s.selection());
+    assert_eq!(restored.breakpoints(), vec![12]);
+    assert_eq!(
+        restored.machine().unwrap().workgroup().waves,
+        s.machine().unwrap().workgroup().waves
+    );
+    assert_eq!(restored.status_text(), s.status_text());
+}
+
+#[test]
+fn a_finished_gemm_link_is_far_smaller_than_its_source() {
+    let s = Session::from_example(&crate::examples::example("gemm").unwrap());
+    let link = s.share_state();
+    assert!(
+        link.len() * 2 < s.source().len(),
+        "{} vs {}",
+        link.len(),
+        s.source().len()
+    );
+    let restored = Session::restore(&link).unwrap();
+    assert_eq!(restored.check(), s.check());
+}
+
+#[test]
+fn malformed_links_explain_themselves() {
+    assert_eq!(Session::restore("").err(), Some(LinkError::Empty));
+    assert_eq!(Session::restore("#").err(), Some(LinkError::Empty));
+    assert_eq!(
+        Session::restore("hello").err(),
+        Some(LinkError::MissingVersion)
+    );
+    assert_eq!(
+        Session::restore("v9.abc").err(),
+        Some(LinkError::UnknownVersion("v9".to_string()))
+    );
+    assert!(matches!(
+        Session::restore("v1.@@@"),
+        Err(LinkError::BadBase64(_))
+    ));
+    let not_deflate = format!(
+        "v1.{}",
+        URL_SAFE_NO_PAD.encode(b"\xff\xff\xff\xff plain bytes")
+    );
+    assert!(matches!(
+        Session::restore(&not_deflate),
+        Err(LinkError::BadCompression(_))
+    ));
+    assert!(matches!(
+        Session::restore(&encoded("v1", b"{\"source\": 5}")),
+        Err(LinkError::BadJson(_))
+    ));
+    let bomb = vec![b' '; (1 << 20) + 1];
+    assert_eq!(
+        Session::restore(&encoded("v1", &bomb)).err(),
+        Some(LinkError::TooLarge)
+    );
+    let long = format!("v1.{}", "A".repeat(MAX_LINK_CHARS + 1));
+    assert_eq!(
+        Session::restore(&long).err(),
+        Some(LinkError::TooLong {
+            chars: MAX_LINK_CHARS + 1
+        })
+    );
+    let greedy = lesson("if-else").share_state();
+    let payload = {
+        let body = URL_SAFE_NO_PAD.decode(&greedy[3..]).unwrap();
+        let json = miniz_oxide::inflate::decompress_to_vec(&body).unwrap();
+        String::from_utf8(json)
+            .unwrap()
+            .replace("\"steps\":0", "\"steps\":999999999999")
+    };
+    assert_eq!(
+        Session::restore(&encoded("v1", payload.as_bytes())).err(),
+        Some(LinkError::TooManySteps(999_999_999_999))
+    );
+    // Messages are sentences a person can act on.
+    assert_eq!(
+        LinkError::UnknownVersion("v9".to_string()).to_string(),
+        "the link was made by another version of the playground (`v9`; this one reads `v1`)"
+    );
+}
+
+#[test]
+fn autosave_round_trips_and_rejects_share_links() {
+    let mut s = lesson("loop-exit");
+    s.step();
+    let saved = s.autosave();
+    assert!(saved.starts_with("a1."));
+    let back = Session::restore_autosave(&saved).unwrap();
+    assert_eq!(back.source(), s.source());
+    assert_eq!(back.form(), s.form());
+    assert_eq!(back.state(), &RunState::Ready);
+    assert_eq!(
+        Session::restore_autosave(&s.share_state()).err(),
+        Some(LinkError::UnknownVersion("v1".to_string()))
+    );
+    assert!(Session::restore_autosave("a1.%%").is_err());
+}
+
+#[test]
+fn a_link_to_broken_source_still_restores_the_text() {
+    let mut s = lesson("if-else");
+    s.set_source("this is not a kernel");
+    let restored = Session::restore(&s.share_state()).unwrap();
+    assert_eq!(restored.source(), "this is not a kernel");
+    assert!(matches!(restored.state(), RunState::SourceErrors(_)));
+}
+
+#[test]
+fn a_link_to_a_budget_trap_restores_the_trap() {
+    let source = "\
+.kernel spin
+.registers 2
+    loop
+        nop
+    endloop
+    halt
+.end
+";
+    let mut s = super::session(source, 1, 1);
+    let mut form = s.form().clone();
+    form.max_instructions = "50".to_string();
+    s.set_form(form);
+    s.run_all();
+    assert!(matches!(s.state(), RunState::Trapped(_)));
+    let restored = Session::restore(&s.share_state()).unwrap();
+    assert_eq!(restored.state(), s.state());
+    assert_eq!(restored.status_text(), s.status_text());
+    assert_eq!(restored.step_count(), 50);
+}

@@ -1,0 +1,315 @@
+use super::{lesson, line, session};
+use crate::session::{parse_address, MemoryFormat, MemorySpaceChoice, NumberFormat, RunProgress};
+
+#[test]
+fn lanes_explain_else_side_and_aria_labels() {
+    let mut s = lesson("if-else");
+    for _ in 0..4 {
+        s.step();
+    }
+    let lanes = s.lanes();
+    assert_eq!(lanes.len(), 8);
+    assert_eq!(lanes[0].aria_label, "Lane 0: active");
+    assert!(lanes[0].reason.is_none());
+    assert_eq!(
+        lanes[5].aria_label,
+        "Lane 5: inactive: else side of the if at line 8"
+    );
+    s.step();
+    s.step(); // the else: now lanes 0-2 wait at endif
+    assert_eq!(
+        s.lanes()[1].reason.as_deref(),
+        Some("then side done: waits for the else side of the if at line 8")
+    );
+}
+
+#[test]
+fn lanes_explain_break_continue_halt_and_outside() {
+    let mut s = lesson("break-continue");
+    let add = line(&s, "iadd     r4, r4, r3");
+    s.run_to_line(add);
+    // First time at the add: i = 1 is odd, so every lane continued... run until some lane broke.
+    let mut reasons = Vec::new();
+    for _ in 0..20 {
+        s.run_to_line(add);
+        if s.run_all() != (RunProgress::Paused { line: add }) {
+            break;
+        }
+        reasons.extend(s.lanes().into_iter().filter_map(|l| l.reason));
+    }
+    let break_line = line(&s, "    loop");
+    assert!(
+        reasons.contains(&format!("broke out of the loop at line {break_line}")),
+        "{reasons:?}"
+    );
+
+    // A continue reason: stop right after the continue when i is odd.
+    let mut s = lesson("break-continue");
+    let cont = line(&s, "continue p2");
+    s.run_to_line(cont);
+    s.run_all();
+    s.step();
+    let lanes = s.lanes();
+    assert!(lanes.iter().all(|l| !l.active));
+    assert_eq!(
+        lanes[3].aria_label,
+        format!(
+            "Lane 3: inactive: continued: waits for the next iteration of the loop at line {break_line}"
+        )
+    );
+
+    let halting = "\
+.kernel h
+.registers 4
+    mov_sr r0, sr_lane_id
+    mov_imm r1, 2
+    icmp_lt p1, r0, r1
+    @p1 halt
+    nop
+    halt
+.end
+";
+    let mut s = session(halting, 6, 8);
+    for _ in 0..4 {
+        s.step();
+    }
+    let lanes = s.lanes();
+    assert_eq!(lanes[0].aria_label, "Lane 0: inactive: halted");
+    assert_eq!(lanes[2].aria_label, "Lane 2: active");
+    assert_eq!(
+        lanes[7].aria_label,
+        "Lane 7: inactive: outside the workgroup"
+    );
+    s.run_all();
+    // The final `halt` ends the remaining lanes too.
+    assert_eq!(s.lanes()[3].aria_label, "Lane 3: inactive: halted");
+    assert_eq!(
+        s.lanes()[7].aria_label,
+        "Lane 7: inactive: outside the workgroup"
+    );
+}
+
+#[test]
+fn the_stack_shows_nested_frames_with_masks_and_reconvergence() {
+    let mut s = lesson("nested-if");
+    let inner_then = line(&s, "mov_imm r5, 1");
+    s.run_to_line(inner_then);
+    s.run_all();
+    let stack = s.stack();
+    assert_eq!(stack.len(), 2);
+    let (inner, outer) = (&stack[0], &stack[1]);
+    assert_eq!(inner.kind, "if");
+    assert_eq!(inner.line, line(&s, "if p2"));
+    assert_eq!(inner.reconverge_line, inner.line + 4);
+    assert_eq!(inner.masks[0].name, "entry");
+    assert_eq!(inner.masks[0].text, "0-3");
+    assert_eq!(inner.masks[1].text, "1, 3");
+    assert_eq!(inner.masks[2].text, "0, 2");
+    assert_eq!(
+        inner.masks[1].lanes,
+        vec![false, true, false, true, false, false, false, false]
+    );
+    assert_eq!(outer.kind, "if");
+    assert_eq!(outer.masks[2].text, "4-7");
+    assert!(
+        inner.listitem.starts_with("if at line "),
+        "{}",
+        inner.listitem
+    );
+    assert!(
+        inner.listitem.contains("then 1, 3; else 0, 2"),
+        "{}",
+        inner.listitem
+    );
+    // Into the inner else side.
+    s.step();
+    s.step();
+    assert_eq!(s.stack()[0].kind, "else");
+    assert!(s.stack()[0]
+        .listitem
+        .starts_with("else side of the if at line "));
+}
+
+#[test]
+fn loop_frames_count_iterations_and_show_break_masks() {
+    let mut s = lesson("loop-exit");
+    let body = line(&s, "iadd    r1, r1, r2");
+    s.toggle_breakpoint(body);
+    for _ in 0..3 {
+        s.run_all();
+    }
+    let frame = &s.stack()[0];
+    assert_eq!(frame.kind, "loop");
+    assert_eq!(frame.iterations, Some(2));
+    let names: Vec<&str> = frame.masks.iter().map(|m| m.name).collect();
+    assert_eq!(names, vec!["entry", "break", "continue"]);
+    assert_eq!(frame.masks[1].text, "0-1", "lanes 0 and 1 broke");
+    assert!(frame.listitem.starts_with("loop at line 8, iteration 3"));
+}
+
+#[test]
+fn registers_show_formats_and_what_the_last_step_changed() {
+    let mut s = lesson("if-else");
+    assert_eq!(
+        s.used_registers(),
+        &[0, 1, 2, 3, 4],
+        "registers named in the kernel"
+    );
+    s.step(); // mov_sr r0, sr_lane_id
+    let rows = s.registers(NumberFormat::I32);
+    assert_eq!(rows[0].name, "r0");
+    assert_eq!(rows[0].values[..3], ["0", "1", "2"]);
+    assert_eq!(rows[0].changed[..3], [false, true, true], "lane 0 stays 0");
+    assert!(rows[1].changed.iter().all(|c| !c));
+    s.step(); // mov_imm r1, 3
+    let rows = s.registers(NumberFormat::Hex);
+    assert_eq!(rows[1].values[0], "0x00000003");
+    assert!(rows[1].changed.iter().all(|&c| c));
+    assert!(s.registers(NumberFormat::I32)[0].changed.iter().all(|c| !c));
+    s.step(); // icmp_lt p1
+    let predicates = s.predicates();
+    assert_eq!(predicates.len(), 4);
+    assert_eq!(predicates[1].name, "p1");
+    assert_eq!(predicates[1].lanes[..4], [true, true, true, false]);
+    assert_eq!(predicates[1].changed[..4], [true, true, true, false]);
+    s.select_lane(2);
+    let detail = s.lane_detail(NumberFormat::U32).unwrap();
+    assert_eq!(detail.lane, 2);
+    assert_eq!(
+        detail.registers[0],
+        ("r0".to_string(), "2".to_string(), false)
+    );
+    assert_eq!(detail.predicates, [false, true, false, false]);
+}
+
+#[test]
+fn number_formats() {
+    assert_eq!(NumberFormat::I32.format(0xffff_ffff), "-1");
+    assert_eq!(NumberFormat::U32.format(0xffff_ffff), "4294967295");
+    assert_eq!(NumberFormat::Hex.format(255), "0x000000ff");
+    assert_eq!(NumberFormat::F32.format(1.5f32.to_bits()), "1.5");
+    assert_eq!(NumberFormat::F32.format(f32::NAN.to_bits()), "NaN");
+}
+
+#[test]
+fn memory_rows_and_jump_to_address() {
+    let mut s = lesson("if-else");
+    s.run_all();
+    let rows = s.memory_rows(MemorySpaceChoice::Device, 0, 2, 4, MemoryFormat::U32);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0].address_text, "0x00000000");
+    assert_eq!(rows[0].cells, vec!["111", "111", "111", "222"]);
+    assert_eq!(rows[1].address, 16);
+    let bytes = s.memory_rows(MemorySpaceChoice::Device, 1, 1, 4, MemoryFormat::HexBytes);
+    assert_eq!(bytes[0].cells, vec!["00", "00", "00", "6f"]);
+    // Unaligned starts round down to the cell; rows stop at the end of memory.
+    let tail = s.memory_rows(MemorySpaceChoice::Device, 250, 5, 4, MemoryFormat::I32);
+    assert_eq!(tail.len(), 1);
+    assert_eq!(tail[0].address, 248);
+    assert_eq!(tail[0].cells.len(), 2);
+    assert_eq!(s.memory_size(MemorySpaceChoice::Device), 256);
+    assert_eq!(s.memory_size(MemorySpaceChoice::Local), 16384);
+
+    assert_eq!(parse_address("0x40", 256), Ok(64));
+    assert_eq!(parse_address("100", 256), Ok(100));
+    assert_eq!(
+        parse_address("0x100", 256),
+        Err("address 0x100 is past the end of memory (256 bytes, last 0xff)".to_string())
+    );
+    assert_eq!(
+        parse_address("abc", 256),
+        Err("`abc` is not a whole number (decimal or 0x hex)".to_string())
+    );
+}
+
+#[test]
+fn local_memory_viewer_reads_the_workgroup_memory() {
+    let mut s = lesson("barrier-local");
+    let barrier = line(&s, "barrier ");
+    s.run_to_line(barrier + 1);
+    s.run_all();
+    let rows = s.memory_rows(MemorySpaceChoice::Local, 0, 1, 4, MemoryFormat::U32);
+    assert_eq!(rows[0].cells, vec!["0", "10", "20", "30"]);
+}
+
+#[test]
+fn statistics_and_per_line_heat() {
+    let mut s = lesson("select-vs-branch");
+    s.run_all();
+    let stats = s.stats(Some(12.34));
+    assert_eq!(stats.divergent_branches, 1);
+    assert_eq!(stats.max_stack_depth, 1);
+    assert_eq!(stats.run_time, "12.3 ms");
+    assert_eq!(
+        stats.items[0],
+        ("Wave-instructions", stats.wave_instructions.to_string())
+    );
+    assert!(stats.simd_efficiency_percent < 100.0 && stats.simd_efficiency_percent > 80.0);
+    let heat = s.line_heat();
+    let of = |needle: &str| {
+        let l = line(&s, needle);
+        heat.iter().find(|h| h.line == l).unwrap().efficiency
+    };
+    assert_eq!(of("select   r4"), 1.0);
+    assert_eq!(of("mov  r3, r0"), 0.5);
+    assert_eq!(s.stats(None).run_time, "–");
+}
+
+#[test]
+fn highlighted_lines_rebuild_the_source_exactly() {
+    let s = lesson("if-else");
+    let lines = s.highlighted_lines();
+    let rebuilt: Vec<String> = lines
+        .iter()
+        .map(|pieces| pieces.iter().map(|p| p.text.as_str()).collect())
+        .collect();
+    assert_eq!(rebuilt.join("\n"), s.source());
+    let if_line = &lines[7];
+    let classes: Vec<(&str, Option<&str>)> =
+        if_line.iter().map(|p| (p.text.as_str(), p.class)).collect();
+    assert_eq!(
+        classes,
+        vec![
+            ("    ", None),
+            ("if", Some("mnemonic")),
+            (" ", None),
+            ("p1", Some("predicate"))
+        ]
+    );
+    assert_eq!(lines[0][0].class, Some("comment"));
+    assert_eq!(lines[2][0].class, Some("directive"));
+}
+
+#[test]
+fn diagnostics_carry_lines_and_columns() {
+    let s = session(".kernel k\n    halt\n    iadd r1, r2\n.end\n", 1, 1);
+    let diagnostics = s.diagnostics();
+    assert!(!diagnostics.is_empty());
+    let first = &diagnostics[0];
+    assert_eq!(first.severity, "error");
+    assert_eq!(first.line, 3);
+    assert!(first.column >= 5);
+    assert!(first.end > first.start);
+}
+
+#[test]
+fn events_of_a_step_describe_the_divergence() {
+    let mut s = lesson("if-else");
+    for _ in 0..3 {
+        s.step();
+    }
+    assert!(
+        s.last_events().is_empty(),
+        "a compare has no control-flow event"
+    );
+    s.step();
+    let events = s.last_events();
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind).collect();
+    assert!(kinds.contains(&"push-if"), "{kinds:?}");
+    let diverge = events.iter().find(|e| e.kind == "diverge").unwrap();
+    assert_eq!(diverge.lanes, vec![0, 1, 2]);
+    assert_eq!(
+        diverge.text,
+        "diverged at line 8: then lanes 0-2, else lanes 3-7"
+    );
+}
