@@ -71,6 +71,8 @@ fn store<const N: usize>(wave: &mut Wave, dst: u8, mask: u64, computed: &[u32; N
     }
 }
 
+const IMMEDIATES: u8 = flags::A_IMM | flags::B_IMM | flags::C_IMM;
+
 /// Borrows a source row in place, or splats an immediate into `splat`.
 macro_rules! source_row {
     ($wave:ident, $instr:ident, $field:ident, $flag:expr, $splat:ident) => {
@@ -132,7 +134,23 @@ pub fn fma(wave: &mut Wave, instr: &Instr, mask: u64) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn fma_hardware(wave: &mut Wave, instr: &Instr, mask: u64) {
-    map3(wave, instr, mask, crate::numeric::float::fma_fused)
+    use crate::numeric::float::{fma_fused, fma_fused_no_nan_inputs};
+    // NaN inputs need the per-lane operand choice; checking the rows once keeps the common case a
+    // plain vectorised multiply-add.
+    if instr.flags & IMMEDIATES == 0 {
+        let rows = [instr.a, instr.b, instr.c].map(|r| &wave.registers[r as usize]);
+        let lanes = if wave.width <= 32 { 32 } else { MAX_LANES };
+        let mut any_nan = false;
+        for row in rows {
+            for &bits in &row[..lanes] {
+                any_nan |= bits & 0x7FFF_FFFF > 0x7F80_0000;
+            }
+        }
+        if !any_nan {
+            return map3(wave, instr, mask, fma_fused_no_nan_inputs);
+        }
+    }
+    map3(wave, instr, mask, fma_fused)
 }
 
 /// Sets predicate `p` to `test(lane)` on the lanes in `mask`, leaving the others unchanged.

@@ -632,9 +632,9 @@ fn fma_propagates_the_same_nan_as_the_reference() {
         "a's NaN wins over c's"
     );
     assert_eq!(
-        fma(0xFFFF_FFFF, one, 0xFF80_0001),
-        0xFFC0_0001,
-        "a signalling NaN beats a quiet one"
+        fma(0x7F80_0001, 0x7FC0_0000, one),
+        0x7FC0_0000,
+        "b's quiet NaN beats a's signalling one"
     );
     assert_eq!(
         fma(one, 0x7F80_0001, one),
