@@ -64,26 +64,26 @@ impl Session {
         let (Some(machine), Some(kernel)) = (self.machine.as_ref(), self.kernel()) else {
             return Vec::new();
         };
-        let launch = machine.launch();
-        let lanes = launch.wave_width.min(launch.workgroup_threads()).max(1) as u64;
         let stats = machine.stats();
-        let mut per_line: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
+        let mut per_line: BTreeMap<u32, (u64, u64, u64)> = BTreeMap::new();
         for (pc, &line) in kernel.lines.iter().enumerate() {
             let count = stats.per_pc_count.get(pc).copied().unwrap_or(0);
             if count == 0 {
                 continue;
             }
             let active = stats.per_pc_active_lanes.get(pc).copied().unwrap_or(0);
+            let slots = stats.per_pc_lane_slots.get(pc).copied().unwrap_or(0);
             let entry = per_line.entry(line).or_default();
             entry.0 += count;
             entry.1 += active;
+            entry.2 += slots;
         }
         per_line
             .into_iter()
-            .map(|(line, (executions, active))| LineHeat {
+            .map(|(line, (executions, active, slots))| LineHeat {
                 line,
                 executions,
-                efficiency: active as f64 / (executions * lanes) as f64,
+                efficiency: active as f64 / slots.max(1) as f64,
             })
             .collect()
     }

@@ -262,7 +262,11 @@ impl Machine {
         stats.wave_instructions += 1;
         let active = wave.active.count_ones() as u64;
         stats.active_lane_instructions += active;
-        stats.lane_slots += wave.present.count_ones() as u64;
+        let slots = wave.present.count_ones() as u64;
+        stats.lane_slots += slots;
+        if let Some(lane_slots) = stats.per_pc_lane_slots.get_mut(pc as usize) {
+            *lane_slots += slots;
+        }
         if let Some(count) = stats.per_pc_count.get_mut(pc as usize) {
             *count += 1;
         }

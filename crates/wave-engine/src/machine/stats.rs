@@ -15,9 +15,12 @@ pub struct Stats {
     pub barriers: u64,
     pub waves_executed: u64,
     pub workgroups_executed: u64,
-    /// Per instruction index: times executed, and active lanes summed over those executions.
+    /// Per instruction index: times executed, active lanes summed over those executions, and the
+    /// lanes the executing waves have (their width less lanes beyond the workgroup), summed: the
+    /// per-line SIMD efficiency is `per_pc_active_lanes / per_pc_lane_slots`.
     pub per_pc_count: Vec<u64>,
     pub per_pc_active_lanes: Vec<u64>,
+    pub per_pc_lane_slots: Vec<u64>,
 }
 
 impl Stats {
@@ -25,6 +28,7 @@ impl Stats {
         Stats {
             per_pc_count: vec![0; len],
             per_pc_active_lanes: vec![0; len],
+            per_pc_lane_slots: vec![0; len],
             ..Stats::default()
         }
     }
