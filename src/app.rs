@@ -1,41 +1,161 @@
-//! The page shell: header, an editor pane holding the kernel source, and a machine pane.
+//! The page layout: header, the editor pane, the machine pane (controls, lanes, divergence stack,
+//! registers) and the tabs (diagnostics, memory, statistics, launch configuration). The pieces
+//! live in `components/`; this file composes them and chooses the session the page starts with.
 
 use leptos::prelude::*;
 
+use crate::components::alerts::Alerts;
+use crate::components::config::ConfigView;
+use crate::components::controls::Controls;
+use crate::components::editor::{DiagnosticsList, Editor};
+use crate::components::header::Header;
+use crate::components::help::HelpOverlay;
+use crate::components::lanes::Lanes;
+use crate::components::memory::MemoryView;
+use crate::components::registers::Registers;
+use crate::components::stack::Stack;
+use crate::components::stats::StatsView;
+use crate::components::{storage_get, Ctx, Tab, AUTOSAVE_KEY};
+use crate::session::Session;
 use crate::DEFAULT_KERNEL;
+
+/// The first-visit session: the default kernel on one wave of eight lanes.
+pub fn default_session() -> Session {
+    Session::new(DEFAULT_KERNEL, crate::examples::small_form(8, 8, 256))
+}
+
+/// The autosaved work, or the default kernel.
+fn saved_session() -> Session {
+    storage_get(AUTOSAVE_KEY)
+        .and_then(|text| Session::restore_autosave(&text).ok())
+        .unwrap_or_else(default_session)
+}
+
+/// The session the page opens with: a share link in the URL hash, else the autosaved work. A
+/// link that cannot be opened is explained, and the autosaved work is kept.
+fn initial_session() -> (Session, Option<String>) {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    let hash = hash.trim_start_matches('#');
+    if hash.is_empty() {
+        return (saved_session(), None);
+    }
+    match Session::restore(hash) {
+        Ok(session) => (session, None),
+        Err(error) => (
+            saved_session(),
+            Some(format!(
+                "Could not open the link: {error}. Your autosaved work is shown instead."
+            )),
+        ),
+    }
+}
+
+#[component]
+fn TabButton(
+    tab: Tab,
+    label: &'static str,
+    #[prop(optional)] badge: Option<Signal<usize>>,
+) -> impl IntoView {
+    let ctx = crate::components::use_ctx();
+    let id = format!("tab-{}", label.to_lowercase().replace(' ', "-"));
+    view! {
+        <button
+            type="button"
+            role="tab"
+            id=id
+            class="tab"
+            aria-selected=move || if ctx.tab.get() == tab { "true" } else { "false" }
+            tabindex=move || if ctx.tab.get() == tab { "0" } else { "-1" }
+            on:click=move |_| ctx.tab.set(tab)
+        >
+            {label}
+            {badge
+                .map(|b| {
+                    view! {
+                        <span class="badge" aria-hidden="true" class:zero=move || b.get() == 0>
+                            {move || b.get()}
+                        </span>
+                    }
+                })}
+        </button>
+    }
+}
 
 #[component]
 pub fn App() -> impl IntoView {
-    let (source, set_source) = signal(DEFAULT_KERNEL.to_string());
-    let line_count = move || source.with(|text| text.lines().count());
+    let (session, alert) = initial_session();
+    let ctx = Ctx::new(session);
+    ctx.alert.set(alert);
+    provide_context(ctx);
+    crate::components::header::apply_theme(&crate::components::header::stored_theme());
+    // Leaving the page mid-debounce must not lose the last keystrokes.
+    let pagehide = window_event_listener(leptos::ev::pagehide, move |_| ctx.commit_source());
+    on_cleanup(move || pagehide.remove());
+
+    let problem_count = Signal::derive(move || {
+        let text = ctx.text.get();
+        ctx.with(|s| {
+            if s.source() == text {
+                s.diagnostics().len()
+            } else {
+                0
+            }
+        })
+    });
+    let order = [Tab::Diagnostics, Tab::Memory, Tab::Statistics, Tab::Launch];
+    let on_tab_key = move |event: web_sys::KeyboardEvent| {
+        let at = order
+            .iter()
+            .position(|t| *t == ctx.tab.get_untracked())
+            .unwrap_or(0);
+        let next = match event.key().as_str() {
+            "ArrowRight" => (at + 1) % order.len(),
+            "ArrowLeft" => (at + order.len() - 1) % order.len(),
+            _ => return,
+        };
+        event.prevent_default();
+        ctx.tab.set(order[next]);
+    };
 
     view! {
-        <header class="app-header">
-            <span class="brand">
-                <span class="brand-mark" aria-hidden="true">"≋"</span>
-                "WAVE Playground"
-            </span>
-            <span class="tagline">"Step GPU kernels lane by lane"</span>
-        </header>
-        <main class="workspace">
-            <section class="pane editor-pane" aria-labelledby="editor-heading">
-                <h2 id="editor-heading" class="pane-title">"Kernel"</h2>
-                <textarea
-                    class="source"
-                    aria-label="Kernel source"
-                    spellcheck="false"
-                    autocomplete="off"
-                    prop:value=move || source.get()
-                    on:input=move |event| set_source.set(event_target_value(&event))
-                ></textarea>
-                <p class="pane-footer">{move || format!("{} lines", line_count())}</p>
-            </section>
-            <section class="pane machine-pane" aria-labelledby="machine-heading">
-                <h2 id="machine-heading" class="pane-title">"Machine"</h2>
-                <p class="machine-note">
-                    "Lanes, the divergence stack and registers of the selected wave appear here."
-                </p>
-            </section>
-        </main>
+        <div class="app">
+            <Header />
+            <Alerts />
+            <main class="workspace">
+                <Editor />
+                <section class="pane machine-pane" aria-labelledby="machine-heading">
+                    <h2 id="machine-heading" class="pane-title">"Machine"</h2>
+                    <div class="machine-body">
+                        <Controls />
+                        <Lanes />
+                        <Stack />
+                        <Registers />
+                    </div>
+                </section>
+                <section class="pane tabs-pane" aria-label="Details">
+                    <div class="tabs" role="tablist" aria-label="Details" on:keydown=on_tab_key>
+                        <TabButton tab=Tab::Diagnostics label="Diagnostics" badge=problem_count />
+                        <TabButton tab=Tab::Memory label="Memory" />
+                        <TabButton tab=Tab::Statistics label="Statistics" />
+                        <TabButton tab=Tab::Launch label="Launch configuration" />
+                    </div>
+                    <div class="tab-panel" role="tabpanel" hidden=move || ctx.tab.get() != Tab::Diagnostics aria-labelledby="tab-diagnostics">
+                        <DiagnosticsList />
+                    </div>
+                    <div class="tab-panel" role="tabpanel" hidden=move || ctx.tab.get() != Tab::Memory aria-labelledby="tab-memory">
+                        <MemoryView />
+                    </div>
+                    <div class="tab-panel" role="tabpanel" hidden=move || ctx.tab.get() != Tab::Statistics aria-labelledby="tab-statistics">
+                        <StatsView />
+                    </div>
+                    <div class="tab-panel" role="tabpanel" hidden=move || ctx.tab.get() != Tab::Launch aria-labelledby="tab-launch-configuration">
+                        <ConfigView />
+                    </div>
+                </section>
+            </main>
+            <HelpOverlay />
+        </div>
     }
 }

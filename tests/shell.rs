@@ -1,4 +1,4 @@
-//! Mounts the page shell in a real browser and checks its DOM.
+//! Mounts the playground in a real browser and checks its components through the DOM.
 #![cfg(target_arch = "wasm32")]
 
 use wasm_bindgen::JsCast;
@@ -12,27 +12,21 @@ fn document() -> web_sys::Document {
         .expect("a browser document")
 }
 
-fn kernel_source() -> web_sys::HtmlTextAreaElement {
-    document()
-        .query_selector("textarea[aria-label='Kernel source']")
-        .unwrap()
-        .expect("the kernel source textbox")
-        .dyn_into()
-        .unwrap()
+/// A fresh copy of the page in its own element, with no autosave from an earlier test.
+struct Mounted {
+    root: web_sys::HtmlElement,
+    _handle: Box<dyn std::any::Any>,
 }
 
-fn footer_text() -> String {
-    document()
-        .query_selector(".editor-pane .pane-footer")
-        .unwrap()
-        .expect("the editor footer")
-        .text_content()
-        .unwrap_or_default()
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        self.root.remove();
+    }
 }
 
-#[wasm_bindgen_test]
-async fn shell_mounts_with_landmark_header_and_default_kernel() {
-    // Mount into a fresh element so each test sees only its own copy of the page.
+async fn mount() -> Mounted {
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.clear().unwrap();
     let root: web_sys::HtmlElement = document()
         .create_element("div")
         .unwrap()
@@ -41,39 +35,180 @@ async fn shell_mounts_with_landmark_header_and_default_kernel() {
     document().body().unwrap().append_child(&root).unwrap();
     let handle = leptos::mount::mount_to(root.clone(), wave_playground::App);
     leptos::task::tick().await;
+    Mounted {
+        root,
+        _handle: Box::new(handle),
+    }
+}
 
-    let document = document();
-    let main = document
-        .query_selector("main")
+fn one(root: &web_sys::HtmlElement, selector: &str) -> web_sys::Element {
+    root.query_selector(selector)
         .unwrap()
-        .expect("a <main> landmark");
-    assert!(
-        main.query_selector(".editor-pane").unwrap().is_some(),
-        "editor pane inside main"
-    );
-    assert!(
-        main.query_selector(".machine-pane").unwrap().is_some(),
-        "machine pane inside main"
-    );
-    let header = document
-        .query_selector("header")
-        .unwrap()
-        .expect("a <header>");
-    assert!(header
-        .text_content()
-        .unwrap_or_default()
-        .contains("WAVE Playground"));
-    assert_eq!(kernel_source().value(), wave_playground::DEFAULT_KERNEL);
-    let default_lines = wave_playground::DEFAULT_KERNEL.lines().count();
-    assert_eq!(footer_text(), format!("{default_lines} lines"));
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+}
 
-    // Typing is reflected: the footer follows the editor's content.
-    let editor = kernel_source();
-    editor.set_value(".kernel k\n    halt\n.end");
-    let input = web_sys::Event::new("input").unwrap();
-    editor.dispatch_event(&input).unwrap();
+fn all(root: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into().ok())
+        .collect()
+}
+
+fn text(element: &web_sys::Element) -> String {
+    element.text_content().unwrap_or_default()
+}
+
+fn button(root: &web_sys::HtmlElement, name: &str) -> web_sys::HtmlElement {
+    all(root, "button")
+        .into_iter()
+        .find(|b| text(b).trim().ends_with(name))
+        .unwrap_or_else(|| panic!("no button {name}"))
+        .dyn_into()
+        .unwrap()
+}
+
+fn status(root: &web_sys::HtmlElement) -> String {
+    text(&one(root, "[role=status]"))
+}
+
+fn lane_labels(root: &web_sys::HtmlElement) -> Vec<String> {
+    all(root, "[role=group][aria-label=Lanes] .lane")
+        .iter()
+        .map(|l| l.get_attribute("aria-label").unwrap_or_default())
+        .collect()
+}
+
+fn editor(root: &web_sys::HtmlElement) -> web_sys::HtmlTextAreaElement {
+    one(root, "textarea[aria-label='Kernel source']")
+        .dyn_into()
+        .unwrap()
+}
+
+async fn type_source(root: &web_sys::HtmlElement, source: &str) {
+    let area = editor(root);
+    area.set_value(source);
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    // Let the debounced recompile fire.
+    sleep(wave_playground::components::RECOMPILE_DEBOUNCE_MS as i32 + 100).await;
     leptos::task::tick().await;
-    assert_eq!(footer_text(), "3 lines");
-    drop(handle);
-    root.remove();
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn layout_has_header_editor_and_machine_with_the_default_kernel() {
+    let page = mount().await;
+    let root = &page.root;
+    assert!(text(&one(root, "header")).contains("WAVE Playground"));
+    assert!(one(root, "main .editor-pane").is_object());
+    assert!(one(root, "main .machine-pane").is_object());
+    assert!(one(root, "header select[aria-label=Examples]").is_object());
+    assert_eq!(editor(root).value(), wave_playground::DEFAULT_KERNEL);
+    // One highlighted line and one gutter button per source line.
+    let lines = wave_playground::DEFAULT_KERNEL.split('\n').count();
+    assert_eq!(all(root, "pre[aria-hidden=true] .code-line").len(), lines);
+    assert!(all(root, "button[aria-label='Toggle breakpoint on line 3']").len() == 1);
+}
+
+#[wasm_bindgen_test]
+async fn lanes_have_one_cell_per_lane_and_step_changes_status_and_labels() {
+    let page = mount().await;
+    let root = &page.root;
+    let labels = lane_labels(root);
+    assert_eq!(labels.len(), 8, "one cell per lane of the 8-wide wave");
+    assert!(labels.iter().all(|l| l.ends_with(": active")), "{labels:?}");
+    assert_eq!(status(root), "ready");
+    // Step through the default kernel until the `if` splits the lanes.
+    for _ in 0..6 {
+        button(root, "Step").click();
+        leptos::task::tick().await;
+    }
+    assert!(
+        status(root).starts_with("paused at line"),
+        "{}",
+        status(root)
+    );
+    let labels = lane_labels(root);
+    assert!(
+        labels
+            .iter()
+            .any(|l| l.contains("inactive: else side of the if")),
+        "{labels:?}"
+    );
+    // The divergence stack shows the `if` frame.
+    let frames = all(
+        root,
+        "[role=list][aria-label='Divergence stack'] [role=listitem]",
+    );
+    assert_eq!(frames.len(), 1);
+    assert!(text(&frames[0]).starts_with("if"), "{}", text(&frames[0]));
+    // Reset brings every lane back.
+    button(root, "Reset").click();
+    leptos::task::tick().await;
+    assert_eq!(status(root), "ready");
+    assert!(all(
+        root,
+        "[role=list][aria-label='Divergence stack'] [role=listitem]"
+    )
+    .is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn diagnostics_list_shows_an_error_and_clears_when_fixed() {
+    let page = mount().await;
+    let root = &page.root;
+    let items = || all(root, "[role=list][aria-label=Diagnostics] [role=listitem]");
+    assert!(items().is_empty());
+    type_source(root, ".kernel k\n    bogus_op r0\n    halt\n.end").await;
+    let found = items();
+    assert!(!found.is_empty(), "an error for the bad line");
+    assert!(
+        text(&found[0]).starts_with("Line 2: error:"),
+        "{}",
+        text(&found[0])
+    );
+    assert!(status(root).starts_with("cannot run"), "{}", status(root));
+    assert!(
+        !all(root, ".squiggle-error").is_empty(),
+        "the bad token is underlined"
+    );
+    type_source(root, ".kernel k\n    halt\n.end").await;
+    assert!(items().is_empty(), "fixed: no diagnostic left");
+    assert_eq!(status(root), "ready");
+}
+
+#[wasm_bindgen_test]
+async fn gutter_toggles_breakpoints() {
+    let page = mount().await;
+    let root = &page.root;
+    let toggle = || -> web_sys::HtmlElement {
+        one(root, "button[aria-label='Toggle breakpoint on line 11']")
+            .dyn_into()
+            .unwrap()
+    };
+    assert_eq!(
+        toggle().get_attribute("aria-pressed").as_deref(),
+        Some("false")
+    );
+    toggle().click();
+    leptos::task::tick().await;
+    assert_eq!(
+        toggle().get_attribute("aria-pressed").as_deref(),
+        Some("true")
+    );
+    button(root, "Run").click();
+    // The run goes in slices on animation frames.
+    sleep(200).await;
+    leptos::task::tick().await;
+    assert_eq!(status(root), "paused at line 11 (breakpoint)");
 }

@@ -34,7 +34,7 @@ pub use lanes::LaneView;
 pub use memory_view::{parse_address, MemoryFormat, MemoryRow, MemorySpaceChoice};
 pub use registers::{LaneDetail, NumberFormat, PredicateRow, RegisterRow};
 pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
-pub use source_view::{DiagnosticView, HighlightSpan};
+pub use source_view::{highlight_lines, DiagnosticView, HighlightSpan};
 pub use stack::{FrameView, MaskRow};
 pub use stats_view::{LineHeat, StatsView};
 pub use status::{RunProgress, RunState};

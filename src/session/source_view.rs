@@ -70,7 +70,9 @@ impl Session {
     }
 }
 
-pub(crate) fn highlight_lines(source: &str) -> Vec<Vec<HighlightSpan>> {
+/// Highlights any text the same way (the editor highlights what is typed before the debounced
+/// recompile reaches the session).
+pub fn highlight_lines(source: &str) -> Vec<Vec<HighlightSpan>> {
     let tokens = wave_engine::highlight(source);
     let mut lines = Vec::new();
     let mut next_token = 0;

@@ -9,6 +9,10 @@ test('the built page loads the shell', async ({ page }) => {
   await expect(editor).toBeVisible();
   await expect(editor).toHaveValue(/\.kernel parity/);
   await expect(page.getByRole('heading', { name: 'Machine' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Examples' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await expect(page.getByRole('group', { name: 'Lanes' }).getByRole('button')).toHaveCount(8);
 });
 
 test('typing in the editor is kept and reflected', async ({ page }) => {
@@ -17,4 +21,17 @@ test('typing in the editor is kept and reflected', async ({ page }) => {
   await editor.fill('.kernel tiny\n    halt\n.end');
   await expect(page.getByText('3 lines')).toBeVisible();
   await expect(editor).toHaveValue('.kernel tiny\n    halt\n.end');
+});
+
+test('the help overlay lists the keys and closes with Escape', async ({ page }) => {
+  await page.goto('/');
+  const help = page.getByRole('button', { name: 'Help' });
+  await help.click();
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toContainText('F10');
+  await expect(dialog).toContainText('Shift+F5');
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(help).toBeFocused();
 });

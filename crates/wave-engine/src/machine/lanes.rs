@@ -71,8 +71,6 @@ fn store<const N: usize>(wave: &mut Wave, dst: u8, mask: u64, computed: &[u32; N
     }
 }
 
-const IMMEDIATES: u8 = flags::A_IMM | flags::B_IMM | flags::C_IMM;
-
 /// Borrows a source row in place, or splats an immediate into `splat`.
 macro_rules! source_row {
     ($wave:ident, $instr:ident, $field:ident, $flag:expr, $splat:ident) => {
@@ -135,6 +133,7 @@ pub fn fma(wave: &mut Wave, instr: &Instr, mask: u64) {
 #[target_feature(enable = "avx2,fma")]
 fn fma_hardware(wave: &mut Wave, instr: &Instr, mask: u64) {
     use crate::numeric::float::{fma_fused, fma_fused_no_nan_inputs};
+    const IMMEDIATES: u8 = flags::A_IMM | flags::B_IMM | flags::C_IMM;
     // NaN inputs need the per-lane operand choice; checking the rows once keeps the common case a
     // plain vectorised multiply-add.
     if instr.flags & IMMEDIATES == 0 {

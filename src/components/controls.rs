@@ -1,0 +1,203 @@
+//! Run controls: Run/Pause, Step, Reset, Run to cursor, Autoplay with its speed, workgroup and
+//! wave pickers, the run status, and the debugger keys.
+
+use leptos::prelude::*;
+
+use super::examples::CheckReport;
+use super::{target_value, use_ctx, Ctx};
+use crate::session::RunState;
+
+/// F5 run/continue, F10 step, Shift+F5 reset, Ctrl+Enter run, Escape closes help.
+fn on_key(ctx: Ctx, event: &web_sys::KeyboardEvent) {
+    let key = event.key();
+    let handled = match key.as_str() {
+        "F5" if event.shift_key() => {
+            ctx.reset();
+            true
+        }
+        "F5" => {
+            ctx.run_or_pause();
+            true
+        }
+        "F10" => {
+            ctx.step();
+            true
+        }
+        "Enter" if event.ctrl_key() || event.meta_key() => {
+            ctx.run();
+            true
+        }
+        "Escape" if ctx.help_open.get_untracked() => {
+            ctx.help_open.set(false);
+            true
+        }
+        _ => false,
+    };
+    if handled {
+        event.prevent_default();
+    }
+}
+
+#[component]
+pub fn Controls() -> impl IntoView {
+    let ctx = use_ctx();
+    let handle = window_event_listener(leptos::ev::keydown, move |event| on_key(ctx, &event));
+    on_cleanup(move || handle.remove());
+
+    let can_run = move || ctx.with(|s| s.state().can_run());
+    let status = move || ctx.with(|s| s.status_text());
+    let state_class = move || {
+        ctx.with(|s| match s.state() {
+            RunState::SourceErrors(_) | RunState::ConfigErrors | RunState::Trapped(_) => {
+                "status bad"
+            }
+            RunState::Running => "status running",
+            RunState::Finished => "status done",
+            RunState::Paused { .. } => "status paused",
+            RunState::Ready => "status",
+        })
+    };
+    let workgroups = move || ctx.with(|s| s.workgroup_count());
+    let waves = move || ctx.with(|s| s.wave_count());
+    let selection = move || ctx.with(|s| s.selection());
+    let steps = move || ctx.with(|s| s.step_count());
+
+    view! {
+        <div class="controls" role="toolbar" aria-label="Run controls">
+            <button
+                type="button"
+                class="btn primary run"
+                disabled=move || !ctx.running.get() && !can_run()
+                title="Run / continue (F5, Ctrl+Enter)"
+                on:click=move |_| ctx.run_or_pause()
+            >
+                <span aria-hidden="true" class="icon">
+                    {move || if ctx.running.get() { "⏸" } else { "▶" }}
+                </span>
+                {move || if ctx.running.get() { "Pause" } else { "Run" }}
+            </button>
+            <button
+                type="button"
+                class="btn"
+                disabled=move || !can_run()
+                title="One instruction of the selected wave (F10)"
+                on:click=move |_| ctx.step()
+            >
+                <span aria-hidden="true" class="icon">"↷"</span>
+                "Step"
+            </button>
+            <button
+                type="button"
+                class="btn"
+                title="Back to the start (Shift+F5)"
+                on:click=move |_| ctx.reset()
+            >
+                <span aria-hidden="true" class="icon">"⟲"</span>
+                "Reset"
+            </button>
+            <button
+                type="button"
+                class="btn"
+                disabled=move || !can_run()
+                title="Run until the line of the editor's caret"
+                on:click=move |_| ctx.run_to_cursor()
+            >
+                "Run to cursor"
+            </button>
+            <span class="autoplay">
+                <button
+                    type="button"
+                    class="btn"
+                    aria-pressed=move || if ctx.autoplay.get() { "true" } else { "false" }
+                    disabled=move || !ctx.autoplay.get() && !can_run()
+                    on:click=move |_| ctx.toggle_autoplay()
+                >
+                    "Autoplay"
+                </button>
+                <input
+                    type="range"
+                    min="1"
+                    max="60"
+                    aria-label="Autoplay speed"
+                    prop:value=move || ctx.speed.get().to_string()
+                    on:input=move |event| {
+                        if let Ok(v) = target_value(&event).parse::<u32>() {
+                            ctx.speed.set(v.clamp(1, 60));
+                        }
+                    }
+                />
+                <span class="speed" aria-hidden="true">
+                    {move || format!("{}/s", ctx.speed.get())}
+                </span>
+            </span>
+        </div>
+        <div class="pickers">
+            <label class="picker">
+                <span>"Workgroup"</span>
+                <select
+                    class="select"
+                    prop:value=move || selection().workgroup.to_string()
+                    on:change=move |event| {
+                        if let Ok(index) = target_value(&event).parse::<u32>() {
+                            ctx.stop();
+                            if let Some(Err(message)) = ctx.act(|s| s.select_workgroup(index)) {
+                                ctx.notice.set(Some(message));
+                            }
+                        }
+                    }
+                >
+                    {move || {
+                        let current = selection().workgroup;
+                        (0..workgroups().min(4096))
+                            .map(|i| {
+                                view! {
+                                    <option value=i.to_string() selected=i == u64::from(current)>
+                                        {i.to_string()}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
+            <label class="picker">
+                <span>"Wave"</span>
+                <select
+                    class="select"
+                    prop:value=move || selection().wave.to_string()
+                    on:change=move |event| {
+                        if let Ok(index) = target_value(&event).parse::<u32>() {
+                            ctx.act(|s| s.select_wave(index));
+                        }
+                    }
+                >
+                    {move || {
+                        let current = selection().wave;
+                        (0..waves())
+                            .map(|i| {
+                                view! {
+                                    <option value=i.to_string() selected=i == current>
+                                        {i.to_string()}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
+            <span class="step-count">{move || format!("step {}", steps())}</span>
+        </div>
+        <p role="status" class=state_class aria-live="polite">
+            {status}
+        </p>
+        <CheckReport />
+        <ul class="events" aria-label="What the last step did">
+            {move || {
+                ctx.with(|s| s.last_events())
+                    .into_iter()
+                    .map(|e| view! { <li class=format!("event event-{}", e.kind)>{e.text}</li> })
+                    .collect_view()
+            }}
+        </ul>
+    }
+}

@@ -1,0 +1,118 @@
+//! The header: brand, examples picker, Copy link, theme toggle and Help.
+
+use leptos::prelude::*;
+
+use super::examples::ExamplePicker;
+use super::{storage_get, storage_set, use_ctx, THEME_KEY};
+
+/// The theme choices in the order the toggle cycles through them.
+const THEMES: [&str; 3] = ["system", "light", "dark"];
+
+/// Applies a theme choice: `data-theme` on `<html>` overrides `prefers-color-scheme`.
+pub fn apply_theme(theme: &str) {
+    let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    else {
+        return;
+    };
+    let _ = match theme {
+        "light" | "dark" => root.set_attribute("data-theme", theme),
+        _ => root.remove_attribute("data-theme"),
+    };
+}
+
+/// The stored theme choice ("system" when none).
+pub fn stored_theme() -> String {
+    storage_get(THEME_KEY)
+        .filter(|t| THEMES.contains(&t.as_str()))
+        .unwrap_or_else(|| "system".to_string())
+}
+
+#[component]
+pub fn Header() -> impl IntoView {
+    let ctx = use_ctx();
+    let theme = RwSignal::new(stored_theme());
+    Effect::new(move |_| apply_theme(&theme.get()));
+    let cycle_theme = move |_| {
+        let next = THEMES
+            .iter()
+            .position(|t| *t == theme.get_untracked())
+            .map_or("system", |i| THEMES[(i + 1) % THEMES.len()]);
+        storage_set(THEME_KEY, next);
+        theme.set(next.to_string());
+    };
+    let theme_icon = move || match theme.get().as_str() {
+        "light" => "☀",
+        "dark" => "☾",
+        _ => "◐",
+    };
+    view! {
+        <header class="app-header">
+            <span class="brand">
+                <span class="brand-mark" aria-hidden="true">"≋"</span>
+                "WAVE Playground"
+            </span>
+            <ExamplePicker />
+            <span class="header-spacer"></span>
+            <span class="notice" aria-live="polite">{move || ctx.notice.get()}</span>
+            <button class="btn" type="button" on:click=move |_| copy_link(ctx)>
+                "Copy link"
+            </button>
+            <button
+                class="btn"
+                type="button"
+                title="Cycle the theme: system, light, dark"
+                on:click=cycle_theme
+            >
+                <span aria-hidden="true" class="theme-icon">{theme_icon}</span>
+                {move || format!("Theme: {}", theme.get())}
+            </button>
+            <button
+                class="btn"
+                type="button"
+                aria-haspopup="dialog"
+                on:click=move |_| ctx.help_open.set(true)
+            >
+                "Help"
+            </button>
+        </header>
+    }
+}
+
+/// Puts the whole state in the URL hash and copies the URL.
+fn copy_link(ctx: super::Ctx) {
+    ctx.commit_source();
+    let Some(hash) = ctx.act(|s| s.share_state()) else {
+        return;
+    };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    if location.set_hash(&hash).is_err() {
+        ctx.notice
+            .set(Some("Could not update the address bar".to_string()));
+        return;
+    }
+    let url = location.href().unwrap_or_default();
+    let navigator = window.navigator();
+    let has_clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
+        .map(|c| !c.is_undefined() && !c.is_null())
+        .unwrap_or(false);
+    if !has_clipboard {
+        ctx.notice.set(Some(
+            "Link in the address bar (no clipboard access: copy it from there)".to_string(),
+        ));
+        return;
+    }
+    let clipboard = navigator.clipboard();
+    let promise = clipboard.write_text(&url);
+    leptos::task::spawn_local(async move {
+        let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(_) => "Link copied",
+            Err(_) => "Link in the address bar (the clipboard refused: copy it from there)",
+        };
+        ctx.notice.try_set(Some(message.to_string()));
+    });
+}

@@ -1,0 +1,76 @@
+//! The Help overlay: the keys.
+
+use leptos::prelude::*;
+
+use super::use_ctx;
+
+const KEYS: [(&str, &str); 7] = [
+    ("F5", "Run / continue (pause while running)"),
+    ("Ctrl+Enter", "Run"),
+    ("F10", "Step one instruction of the selected wave"),
+    ("Shift+F5", "Reset"),
+    ("Tab / Shift+Tab", "Indent / outdent in the editor"),
+    ("Escape", "Close this help"),
+    ("Gutter click", "Toggle a breakpoint on that line"),
+];
+
+#[component]
+pub fn HelpOverlay() -> impl IntoView {
+    let ctx = use_ctx();
+    let close_button: NodeRef<leptos::html::Button> = NodeRef::new();
+    // Focus moves into the dialog when it opens and back to where it was when it closes.
+    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    Effect::new(move |_| {
+        if ctx.help_open.get() {
+            let active = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element())
+                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+            opener.set_value(active);
+            if let Some(button) = close_button.get() {
+                let _ = button.focus();
+            }
+        } else if let Some(Some(element)) = opener.try_update_value(|o| o.take()) {
+            let _ = element.focus();
+        }
+    });
+    view! {
+        <Show when=move || ctx.help_open.get()>
+            <div class="overlay" on:click=move |_| ctx.help_open.set(false)>
+                <div
+                    class="dialog"
+                    role="dialog"
+                    aria-modal="true"
+                    aria-labelledby="help-title"
+                    on:click=|event| event.stop_propagation()
+                >
+                    <h2 id="help-title">"Keyboard shortcuts"</h2>
+                    <dl class="keys">
+                        {KEYS
+                            .iter()
+                            .map(|(key, what)| {
+                                view! {
+                                    <dt>
+                                        <kbd>{*key}</kbd>
+                                    </dt>
+                                    <dd>{*what}</dd>
+                                }
+                            })
+                            .collect_view()}
+                    </dl>
+                    <p class="muted">
+                        "Every control is reachable with Tab; the lanes, the stack and the registers follow the selected wave."
+                    </p>
+                    <button
+                        type="button"
+                        class="btn primary"
+                        node_ref=close_button
+                        on:click=move |_| ctx.help_open.set(false)
+                    >
+                        "Close"
+                    </button>
+                </div>
+            </div>
+        </Show>
+    }
+}

@@ -1,0 +1,240 @@
+import { test, expect } from './fixtures.mjs';
+
+const lanes = (page) => page.getByRole('group', { name: 'Lanes' }).getByRole('button');
+const activeLanes = (page) =>
+  page.getByRole('group', { name: 'Lanes' }).getByRole('button', { name: /: active$/ });
+const frames = (page) => page.getByRole('list', { name: 'Divergence stack' }).getByRole('listitem');
+const step = (page) => page.getByRole('button', { name: 'Step', exact: true }).click();
+
+async function pickExample(page, id) {
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption(id);
+}
+
+test('the if/else lesson splits the wave 3 / 5 and reconverges', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'if-else');
+  await expect(lanes(page)).toHaveCount(8);
+  await expect(activeLanes(page)).toHaveCount(8);
+  await expect(frames(page)).toHaveCount(0);
+  const seen = [];
+  for (let i = 0; i < 12 && seen.join(',') !== '3,5,8'; i++) {
+    await step(page);
+    const active = await activeLanes(page).count();
+    const depth = await frames(page).count();
+    if (active === 3 && !seen.includes(3)) {
+      seen.push(3);
+      await expect(frames(page)).toHaveCount(1);
+      await expect(frames(page).first()).toHaveText(/^if/);
+      await expect(page.getByRole('button', { name: 'Lane 5: inactive: else side of the if at line 8' })).toBeVisible();
+    } else if (active === 5 && seen.includes(3) && !seen.includes(5)) {
+      seen.push(5);
+      await expect(frames(page)).toHaveCount(1);
+      await expect(frames(page).first()).toHaveText(/^else/);
+    } else if (active === 8 && seen.includes(5)) {
+      seen.push(8);
+      expect(depth).toBe(0);
+    }
+  }
+  expect(seen).toEqual([3, 5, 8]);
+});
+
+test('break vs continue: lanes say they broke out or continued', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'break-continue');
+  const parked = page.getByRole('group', { name: 'Lanes' }).getByRole('button', { name: /continued|broke out/ });
+  let found = 0;
+  for (let i = 0; i < 200 && found === 0; i++) {
+    await step(page);
+    found = await parked.count();
+  }
+  expect(found).toBeGreaterThan(0);
+  await expect(frames(page).first()).toHaveText(/^loop/);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status')).toHaveText(/^finished after \d+ wave-instructions/);
+});
+
+test('the GEMM example runs and its check reports max error 0', async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.goto('/');
+  await pickExample(page, 'gemm');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByText(/GEMM check: max error 0 over \d+ values/)).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('status')).toHaveText(/^finished after/);
+  await page.getByRole('tab', { name: 'Statistics' }).click();
+  await expect(page.getByRole('tabpanel')).toContainText('Run time');
+});
+
+test('Copy link round trip restores the same source and moment', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'nested-if');
+  for (let i = 0; i < 9; i++) await step(page);
+  const status = await page.getByRole('status').textContent();
+  expect(status).toMatch(/^paused at line/);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.getByText('Link copied')).toBeVisible();
+  const hash = await page.evaluate(() => location.hash);
+  expect(hash).toMatch(/^#v1\./);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
+  const source = await page.getByRole('textbox', { name: 'Kernel source' }).inputValue();
+
+  const other = await page.context().newPage();
+  const errors = [];
+  other.on('pageerror', (e) => errors.push(e.message));
+  await other.goto('/' + hash);
+  await expect(other.getByRole('textbox', { name: 'Kernel source' })).toHaveValue(source);
+  await expect(other.getByRole('status')).toHaveText(status);
+  await expect(other.getByRole('alert')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a malformed link explains itself and keeps the autosaved work', async ({ page }) => {
+  await page.goto('/');
+  const mine = '.kernel mine\n    halt\n.end';
+  await page.getByRole('textbox', { name: 'Kernel source' }).fill(mine);
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await page.waitForTimeout(400);
+  const other = await page.context().newPage();
+  await other.goto('/#v1.%%%');
+  await expect(other.getByRole('alert')).toContainText('Could not open the link');
+  await expect(other.getByRole('textbox', { name: 'Kernel source' })).toHaveValue(mine);
+});
+
+test('a diagnostic appears and clears as you type', async ({ page }) => {
+  await page.goto('/');
+  const editor = page.getByRole('textbox', { name: 'Kernel source' });
+  const items = page.getByRole('list', { name: 'Diagnostics' }).getByRole('listitem');
+  await expect(items).toHaveCount(0);
+  await editor.fill('.kernel k\n    frobnicate r1\n    halt\n.end');
+  await expect(items.first()).toHaveText(/^Line 2: error:/);
+  await expect(page.getByRole('status')).toHaveText(/^cannot run/);
+  await editor.fill('.kernel k\n    halt\n.end');
+  await expect(items).toHaveCount(0);
+  await expect(page.getByRole('status')).toHaveText('ready');
+});
+
+test('keyboard only: F10 steps, F5 runs, Shift+F5 resets', async ({ page }) => {
+  await page.goto('/');
+  const status = page.getByRole('status');
+  await expect(status).toHaveText('ready');
+  await page.keyboard.press('F10');
+  await expect(status).toHaveText(/^paused at line/);
+  await page.keyboard.press('F5');
+  await expect(status).toHaveText(/^finished after/);
+  await page.keyboard.press('Shift+F5');
+  await expect(status).toHaveText('ready');
+  await page.getByRole('textbox', { name: 'Kernel source' }).focus();
+  await page.keyboard.press('Control+Enter');
+  await expect(status).toHaveText(/^finished after/);
+});
+
+test('Tab indents in the editor instead of leaving it', async ({ page }) => {
+  await page.goto('/');
+  const editor = page.getByRole('textbox', { name: 'Kernel source' });
+  await editor.fill('halt');
+  await editor.press('Home');
+  await editor.press('Tab');
+  await expect(editor).toHaveValue('    halt');
+  await expect(editor).toBeFocused();
+  await editor.press('Shift+Tab');
+  await expect(editor).toHaveValue('halt');
+});
+
+test('reload restores the autosaved work', async ({ page }) => {
+  await page.goto('/');
+  const mine = '.kernel saved\n    halt\n.end';
+  await page.getByRole('textbox', { name: 'Kernel source' }).fill(mine);
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await page.waitForTimeout(400);
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toHaveValue(mine);
+});
+
+test('the launch configuration rejects a bad wave width and nothing runs', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  const width = page.getByRole('textbox', { name: 'Wave width' });
+  await width.fill('65');
+  await expect(page.getByText(/wave width must be 1 to 64/)).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText(/^cannot run/);
+  await expect(page.getByRole('button', { name: 'Step', exact: true })).toBeDisabled();
+  await width.fill('4');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await expect(lanes(page)).toHaveCount(4);
+});
+
+test('Run to cursor stops at the caret line; Autoplay steps on its own', async ({ page }) => {
+  await page.goto('/');
+  const editor = page.getByRole('textbox', { name: 'Kernel source' });
+  await editor.click();
+  await page.keyboard.press('Control+Home');
+  for (let i = 1; i < 17; i++) await page.keyboard.press('ArrowDown');
+  await page.getByRole('button', { name: 'Run to cursor' }).click();
+  await expect(page.getByRole('status')).toHaveText('paused at line 17');
+
+  await page.keyboard.press('Shift+F5');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await page.getByRole('slider', { name: 'Autoplay speed' }).fill('60');
+  await page.getByRole('button', { name: 'Autoplay' }).click();
+  await expect(page.getByRole('status')).toHaveText(/^finished after/);
+  await expect(page.getByRole('button', { name: 'Autoplay' })).toHaveAttribute('aria-pressed', 'false');
+});
+
+test('the theme toggle overrides the system colour scheme and is remembered', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/');
+  const html = page.locator('html');
+  await expect(html).not.toHaveAttribute('data-theme', /./);
+  const toggle = page.getByRole('button', { name: /^Theme/ });
+  await toggle.click();
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(background).toBe('rgb(238, 241, 245)');
+  await toggle.click();
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await page.reload();
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+});
+
+test('typing in the middle of the text keeps the caret where it is', async ({ page }) => {
+  await page.goto('/');
+  const editor = page.getByRole('textbox', { name: 'Kernel source' });
+  await editor.fill('ab\ncd');
+  await editor.press('Control+Home');
+  await page.keyboard.type('X');
+  await page.waitForTimeout(400); // the debounced recompile refreshes every view
+  await page.keyboard.type('Y');
+  await expect(editor).toHaveValue('XYab\ncd');
+});
+
+test('a literal memory region shows up in the Memory tab', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  await page.getByRole('button', { name: 'Add region' }).click();
+  await page.getByRole('combobox', { name: 'Kind' }).selectOption('literal');
+  await page.getByRole('textbox', { name: 'Values' }).fill('7 8 9');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await page.getByRole('tab', { name: 'Memory' }).click();
+  const row = page.getByRole('row').filter({ hasText: '0x00000000' });
+  await expect(row.getByRole('cell').nth(0)).toHaveText('7');
+  await expect(row.getByRole('cell').nth(2)).toHaveText('9');
+  const jump = page.getByRole('textbox', { name: 'Jump to address' });
+  await jump.fill('0x100000');
+  await jump.press('Enter');
+  await expect(page.getByText(/past the end of memory/)).toBeVisible();
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  await page.getByRole('button', { name: 'Remove region 1' }).click();
+  await expect(page.getByRole('textbox', { name: 'Values' })).toHaveCount(0);
+});
+
+test('lanes: one tab stop, arrows move the selected lane and its detail', async ({ page }) => {
+  await page.goto('/');
+  const first = page.getByRole('button', { name: /^Lane 0:/ });
+  await first.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('button', { name: /^Lane 2:/ })).toBeFocused();
+  await expect(page.getByLabel('Selected lane')).toContainText('Lane 2');
+  await page.getByRole('button', { name: /^Lane 5:/ }).click();
+  await expect(page.getByLabel('Selected lane')).toContainText('Lane 5');
+});
