@@ -134,32 +134,62 @@ pub fn line_column(source: &str, offset: u32) -> (u32, u32) {
     LineIndex::new(source).locate(offset)
 }
 
+/// Where a diagnostic points, for text renderers: its line and column, the source line, and a
+/// caret line under the span (tabs kept, so the carets line up however a terminal expands them).
+pub struct Excerpt<'s> {
+    pub line: u32,
+    pub column: u32,
+    pub text: &'s str,
+    pub carets: String,
+}
+
+impl<'s> LineIndex<'s> {
+    pub fn excerpt(&self, diagnostic: &Diagnostic) -> Excerpt<'s> {
+        let (line, column) = self.locate(diagnostic.span.start);
+        let text = self.line_text(line);
+        let width = self
+            .source
+            .get(diagnostic.span.start as usize..diagnostic.span.end as usize)
+            .map_or(1, |s| s.lines().next().unwrap_or("").chars().count().max(1));
+        let indent: String = text
+            .chars()
+            .take(column.saturating_sub(1) as usize)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        Excerpt {
+            line,
+            column,
+            text,
+            carets: format!("{indent}{}", "^".repeat(width)),
+        }
+    }
+}
+
+/// `"error"` or `"warning"`.
+pub fn severity_label(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
 /// Renders diagnostics as plain text, compiler style, with the source line and a caret underline.
-/// Used by the command line and by the snapshot tests.
+/// Used by the snapshot tests and by `wavesim run` for compile errors.
 pub fn render(source: &str, diagnostics: &[Diagnostic]) -> String {
     let index = LineIndex::new(source);
     let mut out = String::new();
     for diagnostic in diagnostics {
-        let label = match diagnostic.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        let (line, column) = index.locate(diagnostic.span.start);
-        let text = index.line_text(line);
-        let width = source
-            .get(diagnostic.span.start as usize..diagnostic.span.end as usize)
-            .map_or(1, |s| s.lines().next().unwrap_or("").chars().count().max(1));
-        let gutter = line.to_string();
+        let excerpt = index.excerpt(diagnostic);
+        let gutter = excerpt.line.to_string();
         let pad = " ".repeat(gutter.len());
-        out.push_str(&format!("{label}: {}\n", diagnostic.message));
-        out.push_str(&format!("{pad}--> {line}:{column}\n"));
-        out.push_str(&format!("{gutter} | {text}\n"));
-        let before: String = text
-            .chars()
-            .take(column as usize - 1)
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
-        out.push_str(&format!("{pad} | {before}{}\n", "^".repeat(width)));
+        out.push_str(&format!(
+            "{}: {}\n",
+            severity_label(diagnostic.severity),
+            diagnostic.message
+        ));
+        out.push_str(&format!("{pad}--> {}:{}\n", excerpt.line, excerpt.column));
+        out.push_str(&format!("{gutter} | {}\n", excerpt.text));
+        out.push_str(&format!("{pad} | {}\n", excerpt.carets));
         if let Some(help) = &diagnostic.help {
             out.push_str(&format!("{pad} = help: {help}\n"));
         }

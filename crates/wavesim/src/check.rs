@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use wave_engine::diagnostic::{Diagnostic, LineIndex};
-use wave_engine::{compile, Severity};
+use wave_engine::compile;
+use wave_engine::diagnostic::{severity_label, Diagnostic, LineIndex};
 
 use crate::cli::CheckArgs;
 use crate::source::{self, Failure};
@@ -36,31 +36,18 @@ pub fn format_all(file: &str, source: &str, diagnostics: &[Diagnostic]) -> Strin
     let index = LineIndex::new(source);
     let mut out = String::new();
     for diagnostic in diagnostics {
-        let label = match diagnostic.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        let (line, column) = index.locate(diagnostic.span.start);
+        let excerpt = index.excerpt(diagnostic);
+        let label = severity_label(diagnostic.severity);
+        let (line, column) = (excerpt.line, excerpt.column);
         let _ = writeln!(
             out,
             "{file}:{line}:{column}: {label}: {}",
             diagnostic.message
         );
-        let text = index.line_text(line);
-        let width = source
-            .get(diagnostic.span.start as usize..diagnostic.span.end as usize)
-            .and_then(|s| s.lines().next())
-            .map_or(1, |s| s.chars().count().max(1));
         let gutter = line.to_string();
         let pad = " ".repeat(gutter.len());
-        // Tabs stay tabs so the caret lines up however the terminal expands them.
-        let indent: String = text
-            .chars()
-            .take(column.saturating_sub(1) as usize)
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
-        let _ = writeln!(out, " {gutter} | {text}");
-        let _ = writeln!(out, " {pad} | {indent}{}", "^".repeat(width));
+        let _ = writeln!(out, " {gutter} | {}", excerpt.text);
+        let _ = writeln!(out, " {pad} | {}", excerpt.carets);
         if let Some(help) = &diagnostic.help {
             let _ = writeln!(out, " {pad} = help: {help}");
         }
