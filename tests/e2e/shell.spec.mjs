@@ -30,7 +30,13 @@ test('the help overlay lists the keys and closes with Escape', async ({ page }) 
   const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(dialog).toContainText('F10');
   await expect(dialog).toContainText('Shift+F5');
-  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+  const close = dialog.getByRole('button', { name: 'Close' });
+  await expect(close).toBeFocused();
+  // Focus stays inside the modal dialog.
+  await page.keyboard.press('Tab');
+  await expect(close).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(close).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(help).toBeFocused();
