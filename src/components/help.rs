@@ -43,6 +43,15 @@ pub fn HelpOverlay() -> impl IntoView {
                     aria-modal="true"
                     aria-labelledby="help-title"
                     on:click=|event| event.stop_propagation()
+                    on:keydown=move |event: web_sys::KeyboardEvent| {
+                        // A modal dialog keeps focus inside: its only control is Close.
+                        if event.key() == "Tab" {
+                            event.prevent_default();
+                            if let Some(button) = close_button.get() {
+                                let _ = button.focus();
+                            }
+                        }
+                    }
                 >
                     <h2 id="help-title">"Keyboard shortcuts"</h2>
                     <dl class="keys">
