@@ -229,7 +229,7 @@ impl Session {
     /// Validates the form against the current program and resets the machine.
     fn revalidate(&mut self) {
         self.used_registers = match (self.program_current, self.kernel()) {
-            (true, Some(kernel)) => registers::used_registers(&self.source, kernel),
+            (true, Some(kernel)) => registers::used_registers(kernel),
             _ => Vec::new(),
         };
         let kernel = if self.program_current {

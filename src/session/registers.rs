@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 use wave_engine::program::Kernel;
-use wave_engine::TokenClass;
 
 use super::Session;
 
@@ -63,37 +62,15 @@ pub struct LaneDetail {
     pub predicates: [bool; 4],
 }
 
-/// Registers named anywhere in `kernel`'s lines of `source`, ascending, below its register file.
-pub(crate) fn used_registers(source: &str, kernel: &Kernel) -> Vec<u8> {
-    let (Some(&first), Some(&last)) = (kernel.lines.iter().min(), kernel.lines.iter().max()) else {
-        return Vec::new();
-    };
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(source.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let start = line_starts.get(first as usize - 1).copied().unwrap_or(0);
-    let end = line_starts
-        .get(last as usize)
+/// The registers `kernel` uses (the front end lists them, pair and quad words included), below
+/// its register file.
+pub(crate) fn used_registers(kernel: &Kernel) -> Vec<u8> {
+    kernel
+        .used_registers
+        .iter()
         .copied()
-        .unwrap_or(source.len());
-    let mut used = [false; 256];
-    for (span, class) in wave_engine::highlight(source) {
-        let (s, e) = (span.start as usize, span.end as usize);
-        if class != TokenClass::Register || s < start || e > end {
-            continue;
-        }
-        let digits: String = source[s..e]
-            .chars()
-            .skip(1)
-            .take_while(char::is_ascii_digit)
-            .collect();
-        if let Ok(r) = digits.parse::<u8>() {
-            if (r as u32) < kernel.register_file_size {
-                used[r as usize] = true;
-            }
-        }
-    }
-    (0..=255u8).filter(|&r| used[r as usize]).collect()
+        .filter(|&r| u32::from(r) < kernel.register_file_size)
+        .collect()
 }
 
 impl Session {

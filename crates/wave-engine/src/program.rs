@@ -46,6 +46,9 @@ pub struct Kernel {
     /// touches (including the second..fourth word of pairs/quads) plus one, at least
     /// `register_count`, at most 256. The machine never indexes beyond this.
     pub register_file_size: u32,
+    /// Every register an instruction names, including the further words of pairs and quads,
+    /// ascending and without repeats: what a register view lists.
+    pub used_registers: Vec<u8>,
     /// `.local_memory N` in bytes; `None` when absent or 0 (the launch configuration decides).
     pub local_memory: Option<u32>,
     /// `.workgroup_size X, Y, Z` when X > 0 (it overrides the launch configuration).

@@ -437,3 +437,12 @@ fn unknown_mnemonics_suggest_the_closest() {
     assert_eq!((error.line, error.column), (3, 3));
     assert!(compiled.program.is_none());
 }
+
+#[test]
+fn used_registers_list_every_register_named_including_pair_words() {
+    let source =
+        ".kernel k\n    mov_imm r7, 1\n    dadd r2, r4, r4\n    iadd r0, r7, r7\n    halt\n.end\n";
+    let program = compile(source).program.expect("compiles");
+    // dadd names the pairs r2:r3 and r4:r5.
+    assert_eq!(program.kernels[0].used_registers, vec![0, 2, 3, 4, 5, 7]);
+}

@@ -267,9 +267,13 @@ impl Lowering<'_, '_> {
 
         let count = kernel.register_count;
         let mut highest_used = 0u32;
+        let mut used = [false; 256];
         for usage in &builder.register_uses {
             let last = usage.first as u32 + usage.count as u32 - 1;
             highest_used = highest_used.max(last + 1);
+            for register in usage.first as u32..=last.min(255) {
+                used[register as usize] = true;
+            }
             if last >= count && !builder.registers_unreadable {
                 let what = match usage.count {
                     1 => format!("`r{}` is", usage.first),
@@ -296,6 +300,7 @@ impl Lowering<'_, '_> {
                     ));
             }
         }
+        kernel.used_registers = (0..=255u8).filter(|&r| used[r as usize]).collect();
         kernel.register_file_size = highest_used.max(count).min(256);
 
         for (position, (name, index)) in kernel.labels.iter().enumerate() {
