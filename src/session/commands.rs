@@ -91,7 +91,7 @@ impl Session {
 
     /// Runs up to `max_steps` scheduled instructions; the page calls it again on every animation
     /// frame while it returns [`RunProgress::Running`]. Stops before an instruction on a
-    /// breakpoint line (except the very first one of a run, so Run leaves the breakpoint it is
+    /// breakpoint line (except the one a new run starts from, so Run leaves the breakpoint it is
     /// paused at) or on the `run_to_line` target, at the end, and at traps.
     pub fn run_slice(&mut self, max_steps: u64) -> RunProgress {
         if !self.state.can_run() {
@@ -106,20 +106,10 @@ impl Session {
         let Some(machine) = self.machine.as_mut() else {
             return RunProgress::Idle;
         };
-        // A slice after the first must not skip a breakpoint the previous slice stopped short of.
-        if continuing {
-            if let Some(wave) = machine.workgroup().pick() {
-                let pc = machine.workgroup().waves[wave].pc;
-                if mask.get(pc as usize).copied().unwrap_or(false) {
-                    return self.after_stop(
-                        Stop::Breakpoint {
-                            wave: wave as u32,
-                            pc,
-                        },
-                        true,
-                    );
-                }
-            }
+        // A new run goes on from where the user stands, even on a breakpoint line; later slices
+        // stop at every breakpoint (the machine remembers the one it last stopped at).
+        if !continuing {
+            machine.leave_breakpoint();
         }
         let stop = machine.run(max_steps.max(1), &mask, &mut NoEvents);
         self.after_stop(stop, true)
@@ -240,16 +230,13 @@ impl Session {
         let Some(machine) = self.machine.as_mut() else {
             return Err("nothing can run".to_string());
         };
-        let mut stop = None;
-        while machine.workgroup().index < index {
-            match machine.run(1, &[], &mut NoEvents) {
-                Stop::SliceUsed => {}
-                other => {
-                    stop = Some(other);
-                    break;
-                }
+        let stop = loop {
+            match machine.run_to_workgroup(index, BIG_SLICE, &mut NoEvents) {
+                Ok(()) => break None,
+                Err(Stop::SliceUsed) => {}
+                Err(other) => break Some(other),
             }
-        }
+        };
         match stop {
             Some(other) => {
                 self.after_stop(other, false);

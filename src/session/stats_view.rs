@@ -67,16 +67,13 @@ impl Session {
         let stats = machine.stats();
         let mut per_line: BTreeMap<u32, (u64, u64, u64)> = BTreeMap::new();
         for (pc, &line) in kernel.lines.iter().enumerate() {
-            let count = stats.per_pc_count.get(pc).copied().unwrap_or(0);
-            if count == 0 {
+            let Some(pc_stats) = stats.per_pc.get(pc).filter(|s| s.count != 0) else {
                 continue;
-            }
-            let active = stats.per_pc_active_lanes.get(pc).copied().unwrap_or(0);
-            let slots = stats.per_pc_lane_slots.get(pc).copied().unwrap_or(0);
+            };
             let entry = per_line.entry(line).or_default();
-            entry.0 += count;
-            entry.1 += active;
-            entry.2 += slots;
+            entry.0 += pc_stats.count;
+            entry.1 += pc_stats.active_lanes;
+            entry.2 += pc_stats.lane_slots;
         }
         per_line
             .into_iter()

@@ -561,26 +561,8 @@ fn run_fixture(name: &str, source: &str) -> Vec<String> {
         Ok(m) => m,
         Err(e) => return vec![fail(0, format!("launch rejected: {e}"))],
     };
-    for (address, ty, values) in &fixture.memory {
-        let mut offset = *address as usize;
-        for value in values {
-            let Value::Bits(bits) = value else {
-                return vec![fail(0, "`nan` as an initial value: write its bits".into())];
-            };
-            let bytes = encode(*ty, *bits);
-            let Some(slot) = machine
-                .device_mut()
-                .bytes_mut()
-                .get_mut(offset..offset + bytes.len())
-            else {
-                return vec![fail(
-                    0,
-                    format!("initial memory at {offset} is out of bounds"),
-                )];
-            };
-            slot.copy_from_slice(&bytes);
-            offset += bytes.len();
-        }
+    if let Err(message) = write_initial_memory(&mut machine, &fixture) {
+        return vec![fail(0, message)];
     }
 
     // Run one wave-instruction at a time, recording the state of the wave about to execute.
@@ -614,6 +596,11 @@ fn run_fixture(name: &str, source: &str) -> Vec<String> {
     };
 
     let mut failures = Vec::new();
+    // The same launch run in one go on the portable loop must end in exactly the same state as
+    // the instruction-by-instruction run above (which used the CPU's fastest loop).
+    if let Some(difference) = compare_with_portable_run(kernel, &fixture, &machine, stop) {
+        failures.push(fail(0, difference));
+    }
     let expected_trap = fixture.checks.iter().find_map(|(line, c)| match c {
         Check::Trap(t) => Some((*line, t)),
         _ => None,
@@ -834,6 +821,73 @@ fn run_fixture(name: &str, source: &str) -> Vec<String> {
         }
     }
     failures
+}
+
+/// Writes the fixture's `memory` directives into device memory.
+fn write_initial_memory(machine: &mut Machine, fixture: &Fixture) -> Result<(), String> {
+    for (address, ty, values) in &fixture.memory {
+        let mut offset = *address as usize;
+        for value in values {
+            let Value::Bits(bits) = value else {
+                return Err("`nan` as an initial value: write its bits".into());
+            };
+            let bytes = encode(*ty, *bits);
+            let slot = machine
+                .device_mut()
+                .bytes_mut()
+                .get_mut(offset..offset + bytes.len())
+                .ok_or_else(|| format!("initial memory at {offset} is out of bounds"))?;
+            slot.copy_from_slice(&bytes);
+            offset += bytes.len();
+        }
+    }
+    Ok(())
+}
+
+/// Runs the fixture's launch again, all at once on the portable run loop, and names the first
+/// difference from `stepped` (device memory, statistics, how it stopped, the last workgroup's
+/// waves and local memory).
+fn compare_with_portable_run(
+    kernel: &wave_engine::program::Kernel,
+    fixture: &Fixture,
+    stepped: &Machine,
+    stepped_stop: Stop,
+) -> Option<String> {
+    let mut machine = Machine::new(kernel, &fixture.config).ok()?;
+    machine.use_portable_loop();
+    write_initial_memory(&mut machine, fixture).ok()?;
+    let stop = machine.run_to_end();
+    if stop != stepped_stop {
+        return Some(format!(
+            "portable run stopped with {stop:?}, stepped run with {stepped_stop:?}"
+        ));
+    }
+    if machine.device().bytes() != stepped.device().bytes() {
+        return Some("portable run left different device memory".into());
+    }
+    let (ours, theirs) = (machine.stats(), stepped.stats());
+    if ours != theirs {
+        let totals = |s: &wave_engine::machine::Stats| {
+            let mut s = s.clone();
+            s.per_pc.clear();
+            s
+        };
+        return Some(format!(
+            "portable run has other statistics: {:?} vs {:?} (per-instruction records {})",
+            totals(ours),
+            totals(theirs),
+            if ours.per_pc == theirs.per_pc {
+                "equal"
+            } else {
+                "differ"
+            }
+        ));
+    }
+    let (a, b) = (machine.workgroup(), stepped.workgroup());
+    if a.index != b.index || a.waves != b.waves || a.local.bytes() != b.local.bytes() {
+        return Some("portable run ended with another workgroup state".into());
+    }
+    None
 }
 
 fn fixture_dir() -> PathBuf {

@@ -27,12 +27,12 @@ fn per_instruction_lane_slots_count_only_lanes_inside_the_workgroup() {
     assert_eq!(machine.run_to_end(), Stop::Finished);
     let stats = machine.stats();
     // mov_sr runs once per wave: 8 + 5 lane slots, all active.
-    assert_eq!(stats.per_pc_count[0], 2);
-    assert_eq!(stats.per_pc_lane_slots[0], 13);
-    assert_eq!(stats.per_pc_active_lanes[0], 13);
+    assert_eq!(stats.per_pc[0].count, 2);
+    assert_eq!(stats.per_pc[0].lane_slots, 13);
+    assert_eq!(stats.per_pc[0].active_lanes, 13);
     // The `nop` inside the if runs with lanes 0 and 1 of each wave: 4 of 13 slots.
     let nop = 4;
-    assert_eq!(stats.per_pc_active_lanes[nop], 4);
-    assert_eq!(stats.per_pc_lane_slots[nop], 13);
+    assert_eq!(stats.per_pc[nop].active_lanes, 4);
+    assert_eq!(stats.per_pc[nop].lane_slots, 13);
     assert_eq!(stats.divergent_branches, 2);
 }

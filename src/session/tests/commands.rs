@@ -109,6 +109,38 @@ fn small_slices_do_not_miss_a_breakpoint_between_slices() {
 }
 
 #[test]
+fn one_step_slices_stop_at_a_breakpoint_on_the_first_instruction_of_the_next_workgroup() {
+    let source = "\
+.kernel ids
+.registers 4
+    mov_sr r0, sr_workgroup_id_x
+    mov_imm r1, 4
+    imul r2, r0, r1
+    device_store_u32 r2, r0
+    halt
+.end
+";
+    let mut s = session(source, 4, 4);
+    let mut form = s.form().clone();
+    form.grid = "2".to_string();
+    s.set_form(form);
+    s.toggle_breakpoint(3);
+    // The run starts on the breakpoint (workgroup 0) and leaves it; workgroup 1's first
+    // instruction is the next stop, even though a slice boundary falls right before it.
+    let progress = loop {
+        match s.run_slice(1) {
+            RunProgress::Running => {}
+            other => break other,
+        }
+    };
+    assert_eq!(progress, RunProgress::Paused { line: 3 });
+    assert_eq!(s.machine().unwrap().workgroup().index, 1);
+    assert_eq!(s.step_count(), 5);
+    assert_eq!(s.run_all(), RunProgress::Finished);
+    assert_eq!(words(&s, 0, 2), vec![0, 1]);
+}
+
+#[test]
 fn pause_stops_a_sliced_run() {
     let mut s = lesson("loop-exit");
     assert_eq!(s.run_slice(3), RunProgress::Running);
@@ -208,19 +240,21 @@ fn select_workgroup_runs_forward_and_back() {
     s.select_workgroup(2).unwrap();
     assert_eq!(s.selection().workgroup, 2);
     assert_eq!(s.machine().unwrap().workgroup().id, [2, 0, 0]);
-    // The move to a new workgroup happens as its first instruction runs.
     assert_eq!(
         s.current_line(),
-        Some(4),
-        "one instruction into workgroup 2"
+        Some(3),
+        "at the start of workgroup 2: none of its instructions has run"
+    );
+    assert_eq!(
+        s.step_count(),
+        10,
+        "workgroups 0 and 1 ran 5 instructions each"
     );
     s.select_workgroup(1).unwrap();
     assert_eq!(s.selection().workgroup, 1);
-    assert_eq!(
-        s.step_count(),
-        6,
-        "workgroup 0 ran 5 instructions, workgroup 1 its first"
-    );
+    assert_eq!(s.step_count(), 5, "workgroup 0 ran, workgroup 1 not yet");
+    assert!(s.step(), "stepping runs workgroup 1's first instruction");
+    assert_eq!(s.current_line(), Some(4));
     assert_eq!(
         s.select_workgroup(3).unwrap_err(),
         "workgroup 3 does not exist: the grid has 3"

@@ -97,6 +97,15 @@ fn predicate_logic(wave: &mut Wave, instr: &Instr, mask: u64) {
     set_predicate(wave, instr.dst, mask, |lane| result >> lane & 1 != 0);
 }
 
+#[inline(always)]
+fn memory_space(local: bool) -> MemorySpace {
+    if local {
+        MemorySpace::Local
+    } else {
+        MemorySpace::Device
+    }
+}
+
 /// f64 ops on register pairs.
 fn exec_f64(wave: &mut Wave, instr: &Instr, mask: u64) {
     for lane in lanes::each_lane(mask) {
@@ -117,7 +126,9 @@ fn exec_f64(wave: &mut Wave, instr: &Instr, mask: u64) {
 
 /// Executes the instruction at `wave.pc` on the wave's active lanes and advances `wave.pc`.
 /// The caller guarantees `wave.pc` is inside `code` and the wave is ready with lanes active.
-#[inline]
+/// Always inlined: the run loop is compiled once per CPU feature level, and the lane loops in
+/// here must be compiled with it.
+#[inline(always)]
 pub fn step<S: EventSink>(
     wave: &mut Wave,
     instr: &Instr,
@@ -268,6 +279,25 @@ pub fn step<S: EventSink>(
             }
         }
 
+        // u32 accesses with register operands (nearly all of them) run inline.
+        LocalLoadU32 | DeviceLoadU32 if instr.flags & flags::A_IMM == 0 => {
+            let memory = if instr.op == LocalLoadU32 {
+                &*env.local
+            } else {
+                &*env.device
+            };
+            let space = memory_space(instr.op == LocalLoadU32);
+            memory_ops::load_u32(wave, instr, mask, memory, space)?
+        }
+        LocalStoreU32 | DeviceStoreU32 if instr.flags & (flags::A_IMM | flags::B_IMM) == 0 => {
+            let memory = if instr.op == LocalStoreU32 {
+                &mut *env.local
+            } else {
+                &mut *env.device
+            };
+            let space = memory_space(instr.op == LocalStoreU32);
+            memory_ops::store_u32(wave, instr, mask, memory, space)?
+        }
         LocalLoadU8 | LocalLoadU16 | LocalLoadU32 | LocalLoadU64 => {
             memory_ops::load(wave, instr, mask, env.local, MemorySpace::Local)?
         }

@@ -71,6 +71,19 @@ fn store<const N: usize>(wave: &mut Wave, dst: u8, mask: u64, computed: &[u32; N
     }
 }
 
+/// Stores the lanes of `mask` from a full row of computed values (only the wave's width of it is
+/// looked at).
+#[inline(always)]
+pub fn store_row(wave: &mut Wave, dst: u8, mask: u64, computed: &Row) {
+    if wave.width <= 32 {
+        let mut head = [0u32; 32];
+        head.copy_from_slice(&computed[..32]);
+        store(wave, dst, mask, &head);
+    } else {
+        store(wave, dst, mask, computed);
+    }
+}
+
 /// Borrows a source row in place, or splats an immediate into `splat`.
 macro_rules! source_row {
     ($wave:ident, $instr:ident, $field:ident, $flag:expr, $splat:ident) => {

@@ -1,8 +1,9 @@
 //! Loads, stores and atomics, lane by lane in lane order (so atomics are deterministic).
 
-use super::lanes::{each_lane, src_a, src_b, src_c};
+use super::lanes::{each_lane, src_a, src_b, src_c, store_row, MAX_LANES};
 use super::memory::{Memory, OutOfBounds};
 use super::trap::{MemorySpace, TrapKind};
+use super::wave::lanes_mask;
 use super::wave::Wave;
 use crate::instr::{flags, Instr, Op};
 
@@ -43,9 +44,6 @@ pub fn load(
     space: MemorySpace,
 ) -> Result<(), LaneFault> {
     let width = access_width(instr.op);
-    if width == 4 && instr.flags & flags::A_IMM == 0 {
-        return load_u32(wave, instr, mask, memory, space);
-    }
     let addresses = src_a(wave, instr);
     for lane in each_lane(mask) {
         let address = addresses[lane];
@@ -90,9 +88,12 @@ pub fn load(
     Ok(())
 }
 
-/// The common case, a u32 gather: each lane's address is checked once against the memory size.
+/// The common case, a u32 gather. When every lane is active and the highest address fits, the
+/// lanes are gathered without further checks; otherwise each lane is checked in lane order, so
+/// a fault names the first lane that is out of bounds. The values go through a stack array and
+/// one (blended) row write: no register row is copied.
 #[inline(always)]
-fn load_u32(
+pub fn load_u32(
     wave: &mut Wave,
     instr: &Instr,
     mask: u64,
@@ -100,19 +101,30 @@ fn load_u32(
     space: MemorySpace,
 ) -> Result<(), LaneFault> {
     let bytes = memory.bytes();
-    let addresses = wave.registers[instr.a as usize];
-    let mut loaded = wave.registers[instr.dst as usize];
-    for lane in each_lane(mask) {
-        let address = addresses[lane];
-        let start = address as usize;
-        match bytes.get(start..start.wrapping_add(4)) {
-            Some(&[b0, b1, b2, b3]) if start <= usize::MAX - 4 => {
-                loaded[lane] = u32::from_le_bytes([b0, b1, b2, b3]);
+    let addresses = &wave.registers[instr.a as usize];
+    let mut loaded = [0u32; MAX_LANES];
+    let width = wave.width as usize;
+    let highest = addresses[..width].iter().copied().max().unwrap_or(0) as usize;
+    if mask == lanes_mask(wave.width) && highest + 4 <= bytes.len() {
+        for (slot, &address) in loaded.iter_mut().zip(&addresses[..width]) {
+            let start = address as usize;
+            // SAFETY: `start <= highest` and `highest + 4 <= bytes.len()` (checked above).
+            let word = unsafe { bytes.get_unchecked(start..start + 4) };
+            *slot = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+        }
+    } else {
+        for lane in each_lane(mask) {
+            let address = addresses[lane];
+            let start = address as usize;
+            match bytes.get(start..start.wrapping_add(4)) {
+                Some(&[b0, b1, b2, b3]) if start <= usize::MAX - 4 => {
+                    loaded[lane] = u32::from_le_bytes([b0, b1, b2, b3]);
+                }
+                _ => return Err(fault(space, lane, OutOfBounds { address, width: 4 })),
             }
-            _ => return Err(fault(space, lane, OutOfBounds { address, width: 4 })),
         }
     }
-    wave.registers[instr.dst as usize] = loaded;
+    store_row(wave, instr.dst, mask, &loaded);
     Ok(())
 }
 
@@ -124,9 +136,6 @@ pub fn store(
     space: MemorySpace,
 ) -> Result<(), LaneFault> {
     let width = access_width(instr.op);
-    if width == 4 && instr.flags & (flags::A_IMM | flags::B_IMM) == 0 {
-        return store_u32(wave, instr, mask, memory, space);
-    }
     let addresses = src_a(wave, instr);
     let values = src_b(wave, instr);
     for lane in each_lane(mask) {
@@ -161,7 +170,7 @@ pub fn store(
 
 /// The common case, a u32 scatter in lane order.
 #[inline(always)]
-fn store_u32(
+pub fn store_u32(
     wave: &Wave,
     instr: &Instr,
     mask: u64,

@@ -10,6 +10,7 @@ mod lanes;
 pub mod memory;
 mod memory_ops;
 mod mma;
+mod run_loop;
 pub mod stats;
 pub mod trap;
 pub mod wave;
@@ -22,7 +23,8 @@ pub use config::{ConfigError, LaunchConfig, ResolvedLaunch};
 pub use event::{Event, EventKind, EventSink, NoEvents};
 pub use frame::{Frame, FrameKind};
 pub use memory::Memory;
-pub use stats::Stats;
+use run_loop::Outcome;
+pub use stats::{PcStats, Stats};
 pub use trap::{MemorySpace, Trap, TrapKind};
 pub use wave::{LaneState, Wave, WaveStatus};
 pub use workgroup::Workgroup;
@@ -61,6 +63,31 @@ pub struct Machine {
     workgroup: Workgroup,
     stats: Stats,
     state: State,
+    /// (wave, pc) of the instruction a run may start with even when it is at a breakpoint.
+    parked: Option<(usize, u32)>,
+    cpu: CpuFeatures,
+}
+
+/// What the CPU offers the run loop, checked once per machine.
+#[derive(Clone, Copy, Debug)]
+struct CpuFeatures {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    has_avx2_fma: bool,
+}
+
+impl CpuFeatures {
+    fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        let has_avx2_fma = std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt");
+        #[cfg(not(target_arch = "x86_64"))]
+        let has_avx2_fma = false;
+        CpuFeatures { has_avx2_fma }
+    }
 }
 
 impl Machine {
@@ -82,7 +109,17 @@ impl Machine {
             stats: Stats::for_code_len(kernel.code.len()),
             launch,
             state,
+            parked: None,
+            cpu: CpuFeatures::detect(),
         })
+    }
+
+    /// Makes the machine use its portable run loop even on a CPU for which a faster copy exists
+    /// (both must give identical results; the tests compare them).
+    pub fn use_portable_loop(&mut self) {
+        self.cpu = CpuFeatures {
+            has_avx2_fma: false,
+        };
     }
 
     pub fn launch(&self) -> &ResolvedLaunch {
@@ -119,44 +156,73 @@ impl Machine {
     }
 
     /// Runs up to `max_steps` scheduled wave-instructions. Stops early when the grid finishes, a
-    /// trap happens, or (except for the very first instruction, so that a run can leave a
-    /// breakpoint it stopped at) a wave is about to execute an instruction whose index is set in
-    /// `breakpoints`.
+    /// trap happens, or a wave is about to execute an instruction whose index is set in
+    /// `breakpoints` — except the instruction the machine is parked at (the breakpoint it last
+    /// stopped at, or the one [`Machine::leave_breakpoint`] chose), so a run can go on from it.
     pub fn run<S: EventSink>(
         &mut self,
         max_steps: u64,
         breakpoints: &[bool],
         events: &mut S,
     ) -> Stop {
-        for executed in 0..max_steps {
-            let wave = match self.next_wave(events) {
-                Ok(wave) => wave,
-                Err(stop) => return stop,
-            };
-            let pc = self.workgroup.waves[wave].pc;
-            if executed > 0 && breakpoints.get(pc as usize).copied().unwrap_or(false) {
-                return Stop::Breakpoint {
-                    wave: wave as u32,
-                    pc,
-                };
+        let mut executed = 0;
+        loop {
+            // Checked before settling: a step that ends a workgroup leaves it on view until the
+            // next call moves on.
+            if executed >= max_steps {
+                return Stop::SliceUsed;
             }
-            if let Err(stop) = self.execute(wave, events) {
+            if let Err(stop) = self.settle(events) {
                 return stop;
             }
-        }
-        match self.state {
-            State::Finished => Stop::Finished,
-            State::Trapped(trap) => Stop::Trap(trap),
-            State::Running => Stop::SliceUsed,
+            let (ran, outcome) = self.run_workgroup(max_steps - executed, breakpoints, events);
+            executed += ran;
+            match outcome {
+                Outcome::NoWaveReady => {}
+                Outcome::StepsUsed => return Stop::SliceUsed,
+                Outcome::Stopped(stop) => return stop,
+            }
         }
     }
 
     /// Runs the whole grid without events or breakpoints.
     pub fn run_to_end(&mut self) -> Stop {
+        self.run(u64::MAX, &[], &mut NoEvents)
+    }
+
+    /// Parks the machine at the instruction that runs next, so the next [`Machine::run`] does not
+    /// stop at a breakpoint there (a debugger's "continue" from where the user stands).
+    pub fn leave_breakpoint(&mut self) {
+        if self.settle(&mut NoEvents).is_ok() {
+            if let Some(wave) = self.workgroup.pick() {
+                self.parked = Some((wave, self.workgroup.waves[wave].pc));
+            }
+        }
+    }
+
+    /// Runs (without breakpoints, at most `max_steps` instructions) until workgroup `index` is the
+    /// current one and none of its instructions has run. `Err(Stop::SliceUsed)` asks to call
+    /// again; other errors say why the grid cannot get there. A workgroup already under way (or
+    /// an earlier index) counts as reached.
+    pub fn run_to_workgroup<S: EventSink>(
+        &mut self,
+        index: u32,
+        max_steps: u64,
+        events: &mut S,
+    ) -> Result<(), Stop> {
+        let mut executed = 0;
         loop {
-            match self.run(u64::MAX, &[], &mut NoEvents) {
-                Stop::SliceUsed => continue,
-                stop => return stop,
+            self.settle(events)?;
+            if self.workgroup.index >= index {
+                return Ok(());
+            }
+            if executed >= max_steps {
+                return Err(Stop::SliceUsed);
+            }
+            let (ran, outcome) = self.run_workgroup(max_steps - executed, &[], events);
+            executed += ran;
+            if let Outcome::Stopped(stop) = outcome {
+                return Err(stop);
             }
         }
     }
@@ -175,31 +241,32 @@ impl Machine {
             {
                 return Stop::WaveFinished;
             }
-            let picked = match self.next_wave(events) {
-                Ok(picked) => picked,
-                Err(stop) => return stop,
-            };
-            if let Err(stop) = self.execute(picked, events) {
+            if let Err(stop) = self.settle(events) {
                 return stop;
             }
-            if picked == wave {
+            let picked = self.workgroup.pick();
+            if let (_, Outcome::Stopped(stop)) = self.run_workgroup(1, &[], events) {
+                return stop;
+            }
+            if picked == Some(wave) {
                 return Stop::Stepped;
             }
         }
         Stop::SliceUsed
     }
 
-    /// The wave that runs next: moves on to the next workgroup when this one is done and releases
-    /// barriers; `Err` when nothing can run.
-    fn next_wave<S: EventSink>(&mut self, events: &mut S) -> Result<usize, Stop> {
+    /// Makes the transitions that need no instruction: moves on to the next workgroup when this
+    /// one is done, and releases a barrier every live wave waits at. `Err` when nothing can run
+    /// (the grid finished or trapped).
+    pub fn settle<S: EventSink>(&mut self, events: &mut S) -> Result<(), Stop> {
         loop {
             match self.state {
                 State::Running => {}
                 State::Finished => return Err(Stop::Finished),
                 State::Trapped(trap) => return Err(Stop::Trap(trap)),
             }
-            if let Some(wave) = self.workgroup.pick() {
-                return Ok(wave);
+            if self.workgroup.pick().is_some() {
+                return Ok(());
             }
             if self.workgroup.is_done() {
                 self.finish_workgroup();
@@ -223,88 +290,12 @@ impl Machine {
             .iter()
             .filter(|w| w.present != 0)
             .count() as u64;
+        self.parked = None;
         let next = self.workgroup.index as u64 + 1;
         if next >= self.launch.workgroup_count() {
             self.state = State::Finished;
         } else {
             self.workgroup = Workgroup::new(next as u32, &self.launch, self.register_file_size);
         }
-    }
-
-    fn trap_at(&mut self, wave: usize, kind: TrapKind, lane: Option<u32>, pc: u32) -> Stop {
-        let trap = Trap {
-            kind,
-            workgroup: self.workgroup.index,
-            wave: wave as u32,
-            lane,
-            pc,
-        };
-        self.state = State::Trapped(trap);
-        Stop::Trap(trap)
-    }
-
-    /// Executes one instruction of `wave` in the current workgroup.
-    #[inline]
-    fn execute<S: EventSink>(&mut self, wave_index: usize, events: &mut S) -> Result<(), Stop> {
-        let limit = self.launch.max_instructions;
-        let pc = self.workgroup.waves[wave_index].pc;
-        if limit != 0 && self.workgroup.executed >= limit {
-            return Err(self.trap_at(wave_index, TrapKind::BudgetExceeded { limit }, None, pc));
-        }
-        let Some(instr) = self.code.get(pc as usize).copied() else {
-            return Err(self.trap_at(wave_index, TrapKind::RanOffEnd, None, pc));
-        };
-        let launch = &self.launch;
-        let workgroup = &mut self.workgroup;
-        let num_waves = workgroup.waves.len() as u32;
-        let wave = &mut workgroup.waves[wave_index];
-        let stats = &mut self.stats;
-        stats.wave_instructions += 1;
-        let active = wave.active.count_ones() as u64;
-        stats.active_lane_instructions += active;
-        let slots = wave.present.count_ones() as u64;
-        stats.lane_slots += slots;
-        if let Some(lane_slots) = stats.per_pc_lane_slots.get_mut(pc as usize) {
-            *lane_slots += slots;
-        }
-        if let Some(count) = stats.per_pc_count.get_mut(pc as usize) {
-            *count += 1;
-        }
-        if let Some(lanes) = stats.per_pc_active_lanes.get_mut(pc as usize) {
-            *lanes += active;
-        }
-        let mut env = exec::Env {
-            device: &mut self.device,
-            local: &mut workgroup.local,
-            workgroup_id: workgroup.id,
-            workgroup_size: launch.workgroup,
-            grid_size: launch.grid,
-            num_waves,
-        };
-        let result = exec::step(wave, &instr, &mut env, events);
-        if instr.op == crate::instr::Op::If {
-            // An `if` whose then and else sides are both non-empty (the frame it just pushed).
-            if let Some(frame) = wave.stack.last().filter(|f| f.origin == pc) {
-                if frame.then_mask != 0 && frame.else_mask != 0 {
-                    stats.divergent_branches += 1;
-                }
-            }
-        }
-        let depth = wave.stack.len() as u32;
-        let status = wave.status;
-        workgroup.executed += 1;
-        workgroup.next_pick = if wave_index + 1 == workgroup.waves.len() {
-            0
-        } else {
-            wave_index + 1
-        };
-        stats.max_stack_depth = stats.max_stack_depth.max(depth);
-        if let Err(fault) = result {
-            return Err(self.trap_at(wave_index, fault.kind, fault.lane, pc));
-        }
-        if status != WaveStatus::Ready && self.workgroup.release_barrier_if_complete(events) {
-            self.stats.barriers += 1;
-        }
-        Ok(())
     }
 }

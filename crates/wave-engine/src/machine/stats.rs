@@ -15,20 +15,27 @@ pub struct Stats {
     pub barriers: u64,
     pub waves_executed: u64,
     pub workgroups_executed: u64,
-    /// Per instruction index: times executed, active lanes summed over those executions, and the
-    /// lanes the executing waves have (their width less lanes beyond the workgroup), summed: the
-    /// per-line SIMD efficiency is `per_pc_active_lanes / per_pc_lane_slots`.
-    pub per_pc_count: Vec<u64>,
-    pub per_pc_active_lanes: Vec<u64>,
-    pub per_pc_lane_slots: Vec<u64>,
+    /// Per instruction index (one record each, so the hot loop touches one cache line per
+    /// instruction): see [`PcStats`].
+    pub per_pc: Vec<PcStats>,
+}
+
+/// What one instruction index did over the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PcStats {
+    /// Times executed.
+    pub count: u64,
+    /// Active lanes summed over those executions.
+    pub active_lanes: u64,
+    /// Lanes the executing waves have (their width less lanes beyond the workgroup), summed: the
+    /// line's SIMD efficiency is `active_lanes / lane_slots`.
+    pub lane_slots: u64,
 }
 
 impl Stats {
     pub fn for_code_len(len: usize) -> Self {
         Stats {
-            per_pc_count: vec![0; len],
-            per_pc_active_lanes: vec![0; len],
-            per_pc_lane_slots: vec![0; len],
+            per_pc: vec![PcStats::default(); len],
             ..Stats::default()
         }
     }

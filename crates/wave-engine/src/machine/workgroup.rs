@@ -66,30 +66,34 @@ impl Workgroup {
 
     /// When every live wave waits at a barrier, release them all. Finished waves never block.
     pub fn release_barrier_if_complete<S: EventSink>(&mut self, events: &mut S) -> bool {
-        let waiting = self
-            .waves
-            .iter()
-            .filter(|w| w.status == WaveStatus::AtBarrier)
-            .count();
-        let live = self
-            .waves
-            .iter()
-            .filter(|w| w.status != WaveStatus::Done)
-            .count();
-        if waiting == 0 || waiting != live {
-            return false;
-        }
-        for wave in &mut self.waves {
-            if wave.status == WaveStatus::AtBarrier {
-                wave.status = WaveStatus::Ready;
-                events.emit(Event {
-                    wave: wave.id,
-                    pc: wave.pc,
-                    mask: wave.active,
-                    kind: EventKind::BarrierRelease,
-                });
-            }
-        }
-        true
+        release_barrier_if_complete(&mut self.waves, events)
     }
+}
+
+/// [`Workgroup::release_barrier_if_complete`] on the waves alone, for the run loop (which holds
+/// the workgroup's other fields borrowed).
+pub fn release_barrier_if_complete<S: EventSink>(waves: &mut [Wave], events: &mut S) -> bool {
+    let waiting = waves
+        .iter()
+        .filter(|w| w.status == WaveStatus::AtBarrier)
+        .count();
+    let live = waves
+        .iter()
+        .filter(|w| w.status != WaveStatus::Done)
+        .count();
+    if waiting == 0 || waiting != live {
+        return false;
+    }
+    for wave in waves {
+        if wave.status == WaveStatus::AtBarrier {
+            wave.status = WaveStatus::Ready;
+            events.emit(Event {
+                wave: wave.id,
+                pc: wave.pc,
+                mask: wave.active,
+                kind: EventKind::BarrierRelease,
+            });
+        }
+    }
+    true
 }

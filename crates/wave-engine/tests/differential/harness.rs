@@ -76,7 +76,21 @@ pub fn run_ours(source: &str, launch: &Launch) -> Result<Vec<u8>, String> {
         .device_mut()
         .bytes_mut()
         .copy_from_slice(&launch.initial_memory);
-    match machine.run_to_end() {
+    let mut portable =
+        Machine::new(kernel, &config).map_err(|e| format!("launch rejected: {e}"))?;
+    portable.use_portable_loop();
+    portable
+        .device_mut()
+        .bytes_mut()
+        .copy_from_slice(&launch.initial_memory);
+    let stop = machine.run_to_end();
+    let portable_stop = portable.run_to_end();
+    if portable_stop != stop || portable.device().bytes() != machine.device().bytes() {
+        return Err(format!(
+            "the portable run loop disagrees with the CPU's fastest one ({portable_stop:?} vs {stop:?})"
+        ));
+    }
+    match stop {
         Stop::Finished => Ok(machine.device().bytes().to_vec()),
         other => Err(format!("our machine stopped with {other:?}")),
     }
