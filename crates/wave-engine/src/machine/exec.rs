@@ -298,6 +298,20 @@ pub fn step<S: EventSink>(
             let space = memory_space(instr.op == LocalStoreU32);
             memory_ops::store_u32(wave, instr, mask, memory, space)?
         }
+        LocalLoadU64 | DeviceLoadU64 | DeviceLoadU128 if instr.flags & flags::A_IMM == 0 => {
+            let local = instr.op == LocalLoadU64;
+            let memory = if local { &*env.local } else { &*env.device };
+            let space = memory_space(local);
+            let fast = if instr.op == DeviceLoadU128 {
+                memory_ops::load_words::<4>(wave, instr, mask, memory, space)
+            } else {
+                memory_ops::load_words::<2>(wave, instr, mask, memory, space)
+            };
+            match fast {
+                Some(result) => result?,
+                None => memory_ops::load(wave, instr, mask, memory, space)?,
+            }
+        }
         LocalLoadU8 | LocalLoadU16 | LocalLoadU32 | LocalLoadU64 => {
             memory_ops::load(wave, instr, mask, env.local, MemorySpace::Local)?
         }

@@ -145,24 +145,42 @@ pub fn fma(wave: &mut Wave, instr: &Instr, mask: u64) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn fma_hardware(wave: &mut Wave, instr: &Instr, mask: u64) {
-    use crate::numeric::float::{fma_fused, fma_fused_no_nan_inputs};
+    use crate::numeric::float::fma_fused;
     const IMMEDIATES: u8 = flags::A_IMM | flags::B_IMM | flags::C_IMM;
-    // NaN inputs need the per-lane operand choice; checking the rows once keeps the common case a
-    // plain vectorised multiply-add.
     if instr.flags & IMMEDIATES == 0 {
-        let rows = [instr.a, instr.b, instr.c].map(|r| &wave.registers[r as usize]);
-        let lanes = if wave.width <= 32 { 32 } else { MAX_LANES };
-        let mut any_nan = false;
-        for row in rows {
-            for &bits in &row[..lanes] {
-                any_nan |= bits & 0x7FFF_FFFF > 0x7F80_0000;
-            }
-        }
-        if !any_nan {
-            return map3(wave, instr, mask, fma_fused_no_nan_inputs);
+        let done = if wave.width <= 32 {
+            fma_rows_without_nan::<32>(wave, instr, mask)
+        } else {
+            fma_rows_without_nan::<MAX_LANES>(wave, instr, mask)
+        };
+        if done {
+            return;
         }
     }
     map3(wave, instr, mask, fma_fused)
+}
+
+/// One vectorised pass over `N` lanes computing `a * b + c` with one rounding. A NaN result
+/// lane means a NaN input or an invalid product (∞ × 0): then nothing is stored and `false` asks
+/// for the per-lane rules of [`crate::numeric::float::fma_fused`] (which NaN comes out). Without
+/// one, the hardware results are exactly the fused results and are stored.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn fma_rows_without_nan<const N: usize>(wave: &mut Wave, instr: &Instr, mask: u64) -> bool {
+    let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| &wave.registers[r as usize]);
+    let mut results = [0u32; N];
+    let mut any_nan = false;
+    for lane in 0..N {
+        let product_sum =
+            f32::from_bits(a[lane]).mul_add(f32::from_bits(b[lane]), f32::from_bits(c[lane]));
+        any_nan |= product_sum.is_nan();
+        results[lane] = product_sum.to_bits();
+    }
+    if any_nan {
+        return false;
+    }
+    store(wave, instr.dst, mask, &results);
+    true
 }
 
 /// Sets predicate `p` to `test(lane)` on the lanes in `mask`, leaving the others unchanged.

@@ -1,6 +1,6 @@
 //! Loads, stores and atomics, lane by lane in lane order (so atomics are deterministic).
 
-use super::lanes::{each_lane, src_a, src_b, src_c, store_row, MAX_LANES};
+use super::lanes::{each_lane, src_a, src_b, src_c, store_row, Row, MAX_LANES};
 use super::memory::{Memory, OutOfBounds};
 use super::trap::{MemorySpace, TrapKind};
 use super::wave::lanes_mask;
@@ -88,6 +88,19 @@ pub fn load(
     Ok(())
 }
 
+/// An upper bound of the addresses in the wave's lanes: the maximum over the first 32 (or 64)
+/// lanes, a constant count so the loop vectorises. Lanes beyond the wave's width may hold stale
+/// values; they can only raise the bound, which sends the access down the checked path.
+#[inline(always)]
+fn highest_address(wave: &Wave, addresses: &Row) -> usize {
+    let lanes = if wave.width <= 32 { 32 } else { MAX_LANES };
+    let mut highest = 0;
+    for &address in &addresses[..lanes] {
+        highest = highest.max(address);
+    }
+    highest as usize
+}
+
 /// The common case, a u32 gather. When every lane is active and the highest address fits, the
 /// lanes are gathered without further checks; otherwise each lane is checked in lane order, so
 /// a fault names the first lane that is out of bounds. The values go through a stack array and
@@ -104,7 +117,7 @@ pub fn load_u32(
     let addresses = &wave.registers[instr.a as usize];
     let mut loaded = [0u32; MAX_LANES];
     let width = wave.width as usize;
-    let highest = addresses[..width].iter().copied().max().unwrap_or(0) as usize;
+    let highest = highest_address(wave, addresses);
     if mask == lanes_mask(wave.width) && highest + 4 <= bytes.len() {
         for (slot, &address) in loaded.iter_mut().zip(&addresses[..width]) {
             let start = address as usize;
@@ -126,6 +139,60 @@ pub fn load_u32(
     }
     store_row(wave, instr.dst, mask, &loaded);
     Ok(())
+}
+
+/// A 64- or 128-bit load (`WORDS` = 2 or 4) into consecutive registers, low word first: each
+/// lane's whole access is checked before any of its words is written, in lane order, so a fault
+/// names the first lane out of bounds. `None` when the registers would run past the register file
+/// (the caller takes the general path, which reports it).
+#[inline(always)]
+pub fn load_words<const WORDS: usize>(
+    wave: &mut Wave,
+    instr: &Instr,
+    mask: u64,
+    memory: &Memory,
+    space: MemorySpace,
+) -> Option<Result<(), LaneFault>> {
+    if instr.dst as usize + WORDS > wave.registers.len() {
+        return None;
+    }
+    let bytes = memory.bytes();
+    let addresses = &wave.registers[instr.a as usize];
+    let mut rows = [[0u32; MAX_LANES]; WORDS];
+    let width = wave.width as usize;
+    let highest = highest_address(wave, addresses);
+    if mask == lanes_mask(wave.width) && highest + 4 * WORDS <= bytes.len() {
+        for (lane, &address) in addresses[..width].iter().enumerate() {
+            let start = address as usize;
+            // SAFETY: `start <= highest` and `highest + 4 * WORDS <= bytes.len()` (checked above).
+            let chunk = unsafe { bytes.get_unchecked(start..start + 4 * WORDS) };
+            for (row, word) in rows.iter_mut().zip(chunk.chunks_exact(4)) {
+                row[lane] = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+            }
+        }
+        for (offset, row) in rows.iter().enumerate() {
+            store_row(wave, instr.dst + offset as u8, mask, row);
+        }
+        return Some(Ok(()));
+    }
+    for lane in each_lane(mask) {
+        let address = addresses[lane];
+        let start = address as usize;
+        let chunk = start
+            .checked_add(4 * WORDS)
+            .and_then(|end| bytes.get(start..end));
+        let Some(chunk) = chunk else {
+            let width = 4 * WORDS as u32;
+            return Some(Err(fault(space, lane, OutOfBounds { address, width })));
+        };
+        for (row, word) in rows.iter_mut().zip(chunk.chunks_exact(4)) {
+            row[lane] = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+        }
+    }
+    for (offset, row) in rows.iter().enumerate() {
+        store_row(wave, instr.dst + offset as u8, mask, row);
+    }
+    Some(Ok(()))
 }
 
 pub fn store(

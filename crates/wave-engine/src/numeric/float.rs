@@ -185,13 +185,6 @@ pub fn fma_fused(a: u32, b: u32, c: u32) -> u32 {
     fma_result(f(a).mul_add(f(b), f(c)).to_bits())
 }
 
-/// [`fma_fused`] for inputs known not to be NaN: no operand selection, so the lane loop
-/// vectorises.
-#[inline(always)]
-pub fn fma_fused_no_nan_inputs(a: u32, b: u32, c: u32) -> u32 {
-    fma_result(f(a).mul_add(f(b), f(c)).to_bits())
-}
-
 const QUIET_BIT: u32 = 0x0040_0000;
 /// The NaN x86 produces for an invalid operation such as ∞ × 0.
 const DEFAULT_NAN: u32 = 0xFFC0_0000;
