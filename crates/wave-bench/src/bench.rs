@@ -212,7 +212,7 @@ fn run_emu(case: &Case) -> Result<Outcome, String> {
     })
 }
 
-fn run_ours(case: &Case) -> Result<Outcome, String> {
+fn run_ours(case: &Case, portable: bool) -> Result<Outcome, String> {
     let compiled = wave_engine::compile(case.source);
     let Some(program) = compiled.program else {
         return Err(wave_engine::diagnostic::render(
@@ -234,6 +234,9 @@ fn run_ours(case: &Case) -> Result<Outcome, String> {
         initial_registers: case.registers.clone(),
     };
     let mut machine = Machine::new(kernel, &config).map_err(|e| e.to_string())?;
+    if portable {
+        machine.use_portable_loop();
+    }
     machine
         .device_mut()
         .bytes_mut()
@@ -327,6 +330,8 @@ struct Options {
     only: Option<String>,
     /// Skip wave-emu (for profiling our engine alone): nothing is compared with it.
     ours_only: bool,
+    /// Run our engine's portable loop even where the CPU has a faster one (what wasm gets).
+    portable: bool,
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -336,6 +341,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         emu_reps: 1,
         only: None,
         ours_only: false,
+        portable: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -358,6 +364,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--emu-reps" => options.emu_reps = value()?.parse().map_err(|_| "bad --emu-reps")?,
             "--only" => options.only = Some(value()?),
             "--ours-only" => options.ours_only = true,
+            "--portable" => options.portable = true,
             "--bench" => {} // passed by `cargo bench`
             other => return Err(format!("unknown option {other}")),
         }
@@ -413,7 +420,7 @@ pub fn main() -> ExitCode {
     let mut notes = Vec::new();
     for case in &cases {
         eprintln!("running {} ...", case.name);
-        let ours = best_of(options.reps, || run_ours(case));
+        let ours = best_of(options.reps, || run_ours(case, options.portable));
         if options.ours_only {
             match ours {
                 Ok(ours) => rows.push(format!(

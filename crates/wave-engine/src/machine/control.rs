@@ -25,7 +25,7 @@ pub fn guard_mask(wave: &Wave, guard: Guard) -> u64 {
     }
 }
 
-fn emit<S: EventSink>(events: &mut S, wave: &Wave, pc: u32, mask: u64, kind: EventKind) {
+fn emit<S: EventSink + ?Sized>(events: &mut S, wave: &Wave, pc: u32, mask: u64, kind: EventKind) {
     events.emit(Event {
         wave: wave.id,
         pc,
@@ -35,7 +35,7 @@ fn emit<S: EventSink>(events: &mut S, wave: &Wave, pc: u32, mask: u64, kind: Eve
 }
 
 /// The active mask just became empty: go to where lanes can resume, or finish the wave.
-fn settle<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+fn settle<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
     match wave.stack.last() {
         Some(frame) => {
             let to = frame.resume_pc();
@@ -46,7 +46,7 @@ fn settle<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
     }
 }
 
-fn finish<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+fn finish<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
     wave.status = WaveStatus::Done;
     wave.active = 0;
     emit(events, wave, pc, 0, EventKind::WaveDone);
@@ -69,7 +69,7 @@ fn predicate_operand(wave: &Wave, instr: &Instr) -> u64 {
     }
 }
 
-pub fn exec_if<S: EventSink>(
+pub fn exec_if<S: EventSink + ?Sized>(
     wave: &mut Wave,
     instr: &Instr,
     pc: u32,
@@ -102,7 +102,7 @@ pub fn exec_if<S: EventSink>(
     Ok(())
 }
 
-pub fn exec_else<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+pub fn exec_else<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
     let Some(frame) = wave.stack.last_mut() else {
         return finish(wave, pc, events);
     };
@@ -120,7 +120,7 @@ pub fn exec_else<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
 }
 
 /// `endif`, and `endloop` when the loop is over: pop and reconverge on the entry lanes.
-fn pop_and_reconverge<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+fn pop_and_reconverge<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
     let Some(frame) = wave.stack.pop() else {
         return finish(wave, pc, events);
     };
@@ -133,11 +133,11 @@ fn pop_and_reconverge<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
     }
 }
 
-pub fn exec_endif<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+pub fn exec_endif<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
     pop_and_reconverge(wave, pc, events);
 }
 
-pub fn exec_loop<S: EventSink>(
+pub fn exec_loop<S: EventSink + ?Sized>(
     wave: &mut Wave,
     instr: &Instr,
     pc: u32,
@@ -155,7 +155,7 @@ pub fn exec_loop<S: EventSink>(
     Ok(())
 }
 
-pub fn exec_endloop<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
+pub fn exec_endloop<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
     let Some(frame) = wave.stack.last_mut() else {
         return finish(wave, pc, events);
     };
@@ -174,7 +174,7 @@ pub fn exec_endloop<S: EventSink>(wave: &mut Wave, pc: u32, events: &mut S) {
 
 /// `break` (when `is_break`) or `continue`: the chosen lanes leave every frame above their loop
 /// and wait in the loop's break or continue mask.
-pub fn exec_break_continue<S: EventSink>(
+pub fn exec_break_continue<S: EventSink + ?Sized>(
     wave: &mut Wave,
     instr: &Instr,
     pc: u32,
@@ -210,7 +210,7 @@ pub fn exec_break_continue<S: EventSink>(
 }
 
 /// `halt`: only the executing lanes end; no frame remembers them.
-pub fn halt_lanes<S: EventSink>(wave: &mut Wave, lanes: u64, pc: u32, events: &mut S) {
+pub fn halt_lanes<S: EventSink + ?Sized>(wave: &mut Wave, lanes: u64, pc: u32, events: &mut S) {
     if lanes != 0 {
         for frame in &mut wave.stack {
             frame.forget(lanes);
@@ -226,7 +226,7 @@ pub fn halt_lanes<S: EventSink>(wave: &mut Wave, lanes: u64, pc: u32, events: &m
     }
 }
 
-pub fn exec_call<S: EventSink>(
+pub fn exec_call<S: EventSink + ?Sized>(
     wave: &mut Wave,
     instr: &Instr,
     pc: u32,
@@ -245,7 +245,7 @@ pub fn exec_call<S: EventSink>(
 }
 
 /// `return`: back to the caller; with no caller it ends the executing lanes, like `halt`.
-pub fn exec_return<S: EventSink>(
+pub fn exec_return<S: EventSink + ?Sized>(
     wave: &mut Wave,
     pc: u32,
     lanes: u64,

@@ -35,7 +35,8 @@ pub fn src_c(wave: &Wave, instr: &Instr) -> Row {
 }
 
 /// Writes `value(lane)` into register `dst` for the lanes in `mask`.
-#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn write_masked(wave: &mut Wave, dst: u8, mask: u64, value: impl Fn(usize) -> u32) {
     if wave.width <= 32 {
         let computed = compute::<32>(value);
@@ -73,7 +74,8 @@ fn store<const N: usize>(wave: &mut Wave, dst: u8, mask: u64, computed: &[u32; N
 
 /// Stores the lanes of `mask` from a full row of computed values (only the wave's width of it is
 /// looked at).
-#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn store_row(wave: &mut Wave, dst: u8, mask: u64, computed: &Row) {
     if wave.width <= 32 {
         let mut head = [0u32; 32];
@@ -110,77 +112,102 @@ macro_rules! lane_op {
     }};
 }
 
-#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn map1(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32) -> u32) {
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM])
 }
 
-#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn map2(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> u32) {
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM])
 }
 
-#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn map3(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32) -> u32) {
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM, c: c: flags::C_IMM])
 }
 
-#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn map4(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32, u32) -> u32) {
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM, c: c: flags::C_IMM, d: d: 0])
 }
 
 /// `fma` over the lanes: on x86-64 CPUs with the fma instruction, the lane loop is compiled for
-/// it (8 lanes per `vfmadd`); elsewhere the portable single-rounding version runs.
-#[inline(always)]
+/// it (8 lanes per `vfmadd`); elsewhere (wasm) the portable single-rounding version runs. Either
+/// way one pass computes every lane and only a NaN result sends the instruction to the per-lane
+/// NaN rules.
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn fma(wave: &mut Wave, instr: &Instr, mask: u64) {
+    use crate::numeric::float;
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU supports every feature `fma_hardware` is compiled for (checked above).
         return unsafe { fma_hardware(wave, instr, mask) };
     }
-    map3(wave, instr, mask, crate::numeric::float::fma)
+    let software = |a, b, c| (float::fma_by_round_to_odd(a, b, c), true);
+    if !fma_rows_without_nan(wave, instr, mask, software) {
+        map3(wave, instr, mask, float::fma)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn fma_hardware(wave: &mut Wave, instr: &Instr, mask: u64) {
     use crate::numeric::float::fma_fused;
-    const IMMEDIATES: u8 = flags::A_IMM | flags::B_IMM | flags::C_IMM;
-    if instr.flags & IMMEDIATES == 0 {
-        let done = if wave.width <= 32 {
-            fma_rows_without_nan::<32>(wave, instr, mask)
-        } else {
-            fma_rows_without_nan::<MAX_LANES>(wave, instr, mask)
-        };
-        if done {
-            return;
-        }
+    let hardware = |a: u32, b: u32, c: u32| {
+        let [a, b, c] = [a, b, c].map(f32::from_bits);
+        (a.mul_add(b, c).to_bits(), true)
+    };
+    if !fma_rows_without_nan(wave, instr, mask, hardware) {
+        map3(wave, instr, mask, fma_fused)
     }
-    map3(wave, instr, mask, fma_fused)
 }
 
-/// One vectorised pass over `N` lanes computing `a * b + c` with one rounding. A NaN result
-/// lane means a NaN input or an invalid product (∞ × 0): then nothing is stored and `false` asks
-/// for the per-lane rules of [`crate::numeric::float::fma_fused`] (which NaN comes out). Without
-/// one, the hardware results are exactly the fused results and are stored.
-#[cfg(target_arch = "x86_64")]
+/// One pass over the lanes computing `a * b + c` with `lane_fma`, which also says whether its
+/// result is certainly the single-rounding one. A NaN result lane means a NaN input or an invalid
+/// product (∞ × 0). If every lane is certain and none is NaN, the results are stored; otherwise
+/// nothing is stored and `false` asks for the exact per-lane rules of
+/// [`crate::numeric::float::fma`] (which NaN comes out, the rare double-rounding cases). Operands
+/// given as immediates also answer `false`.
 #[inline(always)]
-fn fma_rows_without_nan<const N: usize>(wave: &mut Wave, instr: &Instr, mask: u64) -> bool {
-    let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| &wave.registers[r as usize]);
-    let mut results = [0u32; N];
-    let mut any_nan = false;
-    for lane in 0..N {
-        let product_sum =
-            f32::from_bits(a[lane]).mul_add(f32::from_bits(b[lane]), f32::from_bits(c[lane]));
-        any_nan |= product_sum.is_nan();
-        results[lane] = product_sum.to_bits();
+fn fma_rows_without_nan(
+    wave: &mut Wave,
+    instr: &Instr,
+    mask: u64,
+    lane_fma: impl Fn(u32, u32, u32) -> (u32, bool),
+) -> bool {
+    #[inline(always)]
+    fn lanes<const N: usize>(
+        wave: &mut Wave,
+        instr: &Instr,
+        mask: u64,
+        lane_fma: impl Fn(u32, u32, u32) -> (u32, bool),
+    ) -> bool {
+        let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| &wave.registers[r as usize]);
+        let mut results = [0u32; N];
+        let mut all_final = true;
+        for lane in 0..N {
+            let (bits, certain) = lane_fma(a[lane], b[lane], c[lane]);
+            all_final &= certain & (bits & 0x7FFF_FFFF <= 0x7F80_0000);
+            results[lane] = bits;
+        }
+        if all_final {
+            store(wave, instr.dst, mask, &results);
+        }
+        all_final
     }
-    if any_nan {
-        return false;
+    if instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) != 0 {
+        false
+    } else if wave.width <= 32 {
+        lanes::<32>(wave, instr, mask, lane_fma)
+    } else {
+        lanes::<MAX_LANES>(wave, instr, mask, lane_fma)
     }
-    store(wave, instr.dst, mask, &results);
-    true
 }
 
 /// Sets predicate `p` to `test(lane)` on the lanes in `mask`, leaving the others unchanged.
@@ -194,7 +221,8 @@ pub fn set_predicate(wave: &mut Wave, p: u8, mask: u64, test: impl Fn(usize) -> 
     *slot = (*slot & !mask) | (bits & mask);
 }
 
-#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn compare(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> bool) {
     let a;
     let a: &Row = source_row!(wave, instr, a, flags::A_IMM, a);
@@ -234,4 +262,60 @@ pub fn each_lane(mut mask: u64) -> impl Iterator<Item = usize> {
         mask &= mask - 1;
         Some(lane)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instr::{Guard, Op};
+    use crate::numeric::float;
+
+    /// The software lane loop (what wasm runs) against the per-lane reference rules, on lanes
+    /// mixing plain values, a double-rounding midpoint case, a NaN input and ∞ × 0.
+    #[test]
+    fn software_fma_rows_match_the_per_lane_rules() {
+        let lanes: [[u32; 3]; 6] = [
+            [0x3FC0_0000, 0x4020_0000, 0x3F00_0000],
+            [0x3F80_0800, 0x3F80_0800, 0xBF80_1000],
+            [0x3F80_0001, 0x3F80_0001, 0x2800_0000],
+            [0x0000_0001, 0x3F00_0000, 0x0000_0000],
+            [0x7FA0_0001, 0x4000_0000, 0x7FC0_0002],
+            [0x7F80_0000, 0x0000_0000, 0x3F80_0000],
+        ];
+        let instr = Instr {
+            op: Op::Fma,
+            guard: Guard::default(),
+            flags: 0,
+            dst: 4,
+            a: 1,
+            b: 2,
+            c: 3,
+            d: 0,
+            imm: 0,
+            target: 0,
+        };
+        let software = |a, b, c| (float::fma_by_round_to_odd(a, b, c), true);
+        // Without the NaN lanes the single pass stores; with them it asks for the per-lane rules.
+        for (count, expect_single_pass) in [(4, true), (6, false)] {
+            let mut wave = Wave::new(0, count as u32, count as u32, 8);
+            for (lane, operands) in lanes.iter().take(count).enumerate() {
+                for (register, &bits) in [1u8, 2, 3].iter().zip(operands) {
+                    wave.set_register(*register, lane as u32, bits);
+                }
+            }
+            let mask = lanes_mask(count as u32);
+            let single_pass = fma_rows_without_nan(&mut wave, &instr, mask, software);
+            assert_eq!(single_pass, expect_single_pass);
+            if !single_pass {
+                map3(&mut wave, &instr, mask, float::fma);
+            }
+            for (lane, [a, b, c]) in lanes.iter().take(count).enumerate() {
+                assert_eq!(
+                    wave.register(4, lane as u32),
+                    float::fma(*a, *b, *c),
+                    "lane {lane}"
+                );
+            }
+        }
+    }
 }

@@ -105,7 +105,8 @@ fn highest_address(wave: &Wave, addresses: &Row) -> usize {
 /// lanes are gathered without further checks; otherwise each lane is checked in lane order, so
 /// a fault names the first lane that is out of bounds. The values go through a stack array and
 /// one (blended) row write: no register row is copied.
-#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn load_u32(
     wave: &mut Wave,
     instr: &Instr,
@@ -145,7 +146,8 @@ pub fn load_u32(
 /// lane's whole access is checked before any of its words is written, in lane order, so a fault
 /// names the first lane out of bounds. `None` when the registers would run past the register file
 /// (the caller takes the general path, which reports it).
-#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn load_words<const WORDS: usize>(
     wave: &mut Wave,
     instr: &Instr,
@@ -236,7 +238,8 @@ pub fn store(
 }
 
 /// The common case, a u32 scatter in lane order.
-#[inline(always)]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn store_u32(
     wave: &Wave,
     instr: &Instr,

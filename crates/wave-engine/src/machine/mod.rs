@@ -258,7 +258,7 @@ impl Machine {
     /// Makes the transitions that need no instruction: moves on to the next workgroup when this
     /// one is done, and releases a barrier every live wave waits at. `Err` when nothing can run
     /// (the grid finished or trapped).
-    pub fn settle<S: EventSink>(&mut self, events: &mut S) -> Result<(), Stop> {
+    pub fn settle<S: EventSink + ?Sized>(&mut self, events: &mut S) -> Result<(), Stop> {
         loop {
             match self.state {
                 State::Running => {}

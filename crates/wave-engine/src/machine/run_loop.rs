@@ -36,15 +36,19 @@ fn pick_from(waves: &[Wave], from: usize) -> Option<usize> {
 impl Machine {
     /// Runs at most `max_steps` instructions of the current workgroup. Returns how many ran.
     ///
+    /// Not generic (events go through `dyn`, touched only by control flow), so the loop is
+    /// compiled once, in this crate, with this crate's optimisation level — the playground builds
+    /// for size everywhere else.
+    ///
     /// On x86-64 CPUs with AVX2, FMA and POPCNT (checked once per machine) the loop runs in a
     /// copy compiled for them: 8-lane vector ops, hardware `fma` and `popcnt`. Results are the
     /// same bit for bit (integer and IEEE operations do not depend on the vector width; Rust never
     /// contracts `a * b + c` into an `fma` on its own); only the speed differs.
-    pub(super) fn run_workgroup<S: EventSink>(
+    pub(super) fn run_workgroup(
         &mut self,
         max_steps: u64,
         breakpoints: &[bool],
-        events: &mut S,
+        events: &mut dyn EventSink,
     ) -> (u64, Outcome) {
         #[cfg(target_arch = "x86_64")]
         if self.cpu.has_avx2_fma {
@@ -56,21 +60,21 @@ impl Machine {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]
-    unsafe fn run_workgroup_avx2<S: EventSink>(
+    unsafe fn run_workgroup_avx2(
         &mut self,
         max_steps: u64,
         breakpoints: &[bool],
-        events: &mut S,
+        events: &mut dyn EventSink,
     ) -> (u64, Outcome) {
         self.run_workgroup_portable(max_steps, breakpoints, events)
     }
 
     #[inline(always)]
-    fn run_workgroup_portable<S: EventSink>(
+    fn run_workgroup_portable(
         &mut self,
         max_steps: u64,
         breakpoints: &[bool],
-        events: &mut S,
+        events: &mut dyn EventSink,
     ) -> (u64, Outcome) {
         let Machine {
             code,

@@ -65,14 +65,17 @@ impl Workgroup {
     }
 
     /// When every live wave waits at a barrier, release them all. Finished waves never block.
-    pub fn release_barrier_if_complete<S: EventSink>(&mut self, events: &mut S) -> bool {
+    pub fn release_barrier_if_complete<S: EventSink + ?Sized>(&mut self, events: &mut S) -> bool {
         release_barrier_if_complete(&mut self.waves, events)
     }
 }
 
 /// [`Workgroup::release_barrier_if_complete`] on the waves alone, for the run loop (which holds
 /// the workgroup's other fields borrowed).
-pub fn release_barrier_if_complete<S: EventSink>(waves: &mut [Wave], events: &mut S) -> bool {
+pub fn release_barrier_if_complete<S: EventSink + ?Sized>(
+    waves: &mut [Wave],
+    events: &mut S,
+) -> bool {
     let waiting = waves
         .iter()
         .filter(|w| w.status == WaveStatus::AtBarrier)

@@ -211,6 +211,11 @@ fn fma_result(bits: u32) -> u32 {
     }
 }
 
+/// f64 bits below an f32 mantissa, and the pattern of an f32 midpoint in them (the bit just below
+/// the f32 mantissa set, all lower bits clear).
+const BELOW_F32: u64 = (1 << 29) - 1;
+const F32_MIDPOINT: u64 = 1 << 28;
+
 /// Exactly-rounded f32 fused multiply-add without an fma instruction.
 ///
 /// The product of two f32 values is exact in f64 (24 + 24 significant bits < 53). The f64 sum
@@ -219,11 +224,18 @@ fn fma_result(bits: u32) -> u32 {
 /// least two spare bits rounds to f32 exactly as the infinitely precise value would, so the final
 /// conversion is the single correct rounding. Infinities and NaNs skip the correction (their TwoSum
 /// error is NaN).
+///
+/// Most sums need no correction at all: the two roundings can only disagree when the f64 sum lands
+/// exactly on a midpoint between two f32 values (rounding is monotonic and every such midpoint is
+/// an f64), so a sum in the normal f32 range that is not on a midpoint is converted directly.
 #[inline]
 pub fn fma_by_round_to_odd(a: u32, b: u32, c: u32) -> u32 {
     let product = f(a) as f64 * f(b) as f64;
     let addend = f(c) as f64;
     let sum = product + addend;
+    if sum.to_bits() & BELOW_F32 != F32_MIDPOINT && sum.abs() >= f32::MIN_POSITIVE as f64 {
+        return (sum as f32).to_bits();
+    }
     let addend_part = sum - product;
     let error = (product - (sum - addend_part)) + (addend - addend_part);
     let bits = sum.to_bits();
