@@ -9,7 +9,6 @@ const GEMM_NAIVE: &str = include_str!("../kernels/gemm_naive.wave");
 const GEMM_BLOCKED: &str = include_str!("../kernels/gemm_blocked.wave");
 const DIVERGENCE: &str = include_str!("../kernels/divergence.wave");
 
-const WAVE_WIDTH: u32 = 32;
 const LOCAL_MEMORY: u32 = 16 * 1024;
 /// Threads of the divergence case, and its step cap.
 const DIVERGENCE_THREADS: usize = 64 * 1024;
@@ -176,7 +175,7 @@ fn divergence_case() -> Case {
     }
 }
 
-fn run_emu(case: &Case) -> Result<Outcome, String> {
+fn run_emu(case: &Case, wave_width: u32) -> Result<Outcome, String> {
     let binary = wave_asm::assemble(case.source, &case.name)
         .map_err(|e| format!("wave-asm: {e:?}"))?
         .binary;
@@ -186,7 +185,7 @@ fn run_emu(case: &Case) -> Result<Outcome, String> {
         register_count: 32,
         local_memory_size: LOCAL_MEMORY as usize,
         device_memory_size: case.memory.len(),
-        wave_width: WAVE_WIDTH,
+        wave_width,
         trace_enabled: false,
         f64_enabled: false,
         max_instructions: 0,
@@ -212,7 +211,7 @@ fn run_emu(case: &Case) -> Result<Outcome, String> {
     })
 }
 
-fn run_ours(case: &Case, portable: bool) -> Result<Outcome, String> {
+fn run_ours(case: &Case, wave_width: u32, portable: bool) -> Result<Outcome, String> {
     let compiled = wave_engine::compile(case.source);
     let Some(program) = compiled.program else {
         return Err(wave_engine::diagnostic::render(
@@ -227,7 +226,7 @@ fn run_ours(case: &Case, portable: bool) -> Result<Outcome, String> {
     let config = LaunchConfig {
         grid: case.grid,
         workgroup: [1, 1, 1],
-        wave_width: WAVE_WIDTH,
+        wave_width,
         local_memory: LOCAL_MEMORY,
         device_memory: case.memory.len() as u32,
         max_instructions: 0,
@@ -323,66 +322,47 @@ fn seconds(d: Duration) -> String {
     }
 }
 
+/// Benchmarks our engine against wave-emu 0.1.2 on the same kernels and inputs; prints a Markdown
+/// table and exits non-zero when any output differs.
+#[derive(clap::Parser)]
+#[command(name = "wave-bench")]
 struct Options {
+    /// GEMM sizes, comma-separated: multiples of 64 up to 2048.
+    #[arg(long, value_delimiter = ',', default_values_t = [256, 512], value_parser = gemm_size)]
     sizes: Vec<usize>,
+    /// Repetitions of our engine (the best is reported).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     reps: u32,
+    /// Repetitions of wave-emu (the best is reported).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     emu_reps: u32,
+    /// Run one case only.
+    #[arg(long, value_parser = ["naive", "blocked", "divergence"])]
     only: Option<String>,
     /// Skip wave-emu (for profiling our engine alone): nothing is compared with it.
+    #[arg(long)]
     ours_only: bool,
     /// Run our engine's portable loop even where the CPU has a faster one (what wasm gets).
+    #[arg(long)]
     portable: bool,
+    /// Lanes per wave, for both engines.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=64))]
+    wave_width: u32,
+    /// Passed by `cargo bench`; ignored.
+    #[arg(long, hide = true)]
+    bench: bool,
 }
 
-fn parse_options(args: &[String]) -> Result<Options, String> {
-    let mut options = Options {
-        sizes: vec![256, 512],
-        reps: 3,
-        emu_reps: 1,
-        only: None,
-        ours_only: false,
-        portable: false,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{arg} needs a value"))
-        };
-        match arg.as_str() {
-            "--sizes" => {
-                options.sizes = value()?
-                    .split(',')
-                    .map(|s| match s.trim().parse::<usize>() {
-                        Ok(n) if n > 0 && n.is_multiple_of(64) && n <= 2048 => Ok(n),
-                        _ => Err(format!("bad size {s:?}: a multiple of 64 up to 2048")),
-                    })
-                    .collect::<Result<_, _>>()?
-            }
-            "--reps" => options.reps = value()?.parse().map_err(|_| "bad --reps")?,
-            "--emu-reps" => options.emu_reps = value()?.parse().map_err(|_| "bad --emu-reps")?,
-            "--only" => options.only = Some(value()?),
-            "--ours-only" => options.ours_only = true,
-            "--portable" => options.portable = true,
-            "--bench" => {} // passed by `cargo bench`
-            other => return Err(format!("unknown option {other}")),
-        }
+fn gemm_size(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n > 0 && n.is_multiple_of(64) && n <= 2048 => Ok(n),
+        _ => Err(format!("bad size {text:?}: a multiple of 64 up to 2048")),
     }
-    options.reps = options.reps.max(1);
-    options.emu_reps = options.emu_reps.max(1);
-    Ok(options)
 }
 
 pub fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let options = match parse_options(&args) {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("wave-bench: {message}");
-            return ExitCode::from(2);
-        }
-    };
+    let options = <Options as clap::Parser>::parse();
     // The root Cargo.toml builds wave-emu, wave-asm and wave-decode at opt-level 3 like the engine,
     // so the comparison is like for like.
     let mut command = String::from("cargo run --release -p wave-bench");
@@ -392,9 +372,9 @@ pub fn main() -> ExitCode {
     }
     println!("Command: `{command}`");
     println!(
-        "Wave width {WAVE_WIDTH}; times are wall-clock time of the run alone (no assembly, \
+        "Wave width {}; times are wall-clock time of the run alone (no assembly, \
          no memory setup); ours is the best of {}, wave-emu the best of {}.\n",
-        options.reps, options.emu_reps
+        options.wave_width, options.reps, options.emu_reps
     );
 
     let wanted = |kind: &str| options.only.as_deref().is_none_or(|only| only == kind);
@@ -420,7 +400,9 @@ pub fn main() -> ExitCode {
     let mut notes = Vec::new();
     for case in &cases {
         eprintln!("running {} ...", case.name);
-        let ours = best_of(options.reps, || run_ours(case, options.portable));
+        let ours = best_of(options.reps, || {
+            run_ours(case, options.wave_width, options.portable)
+        });
         if options.ours_only {
             match ours {
                 Ok(ours) => rows.push(format!(
@@ -436,7 +418,7 @@ pub fn main() -> ExitCode {
             }
             continue;
         }
-        let emu = best_of(options.emu_reps, || run_emu(case));
+        let emu = best_of(options.emu_reps, || run_emu(case, options.wave_width));
         let (emu, ours) = match (emu, ours) {
             (Ok(emu), Ok(ours)) => (emu, ours),
             (emu, ours) => {

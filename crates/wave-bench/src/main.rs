@@ -3,8 +3,9 @@
 //! bit-identical (and that the GEMMs are right, against a reference computed here), and prints a
 //! Markdown table of the timings. Exits non-zero when anything differs or fails.
 //!
-//! Options: `--sizes 256,512` (GEMM sizes), `--reps N` (repetitions of our engine; the best is
-//! reported), `--emu-reps N` (repetitions of wave-emu), `--only naive|blocked|divergence`.
+//! Options (`--help` lists them): `--sizes 256,512` (GEMM sizes), `--reps N` (repetitions of our
+//! engine; the best is reported), `--emu-reps N`, `--only naive|blocked|divergence`,
+//! `--wave-width N` (default 32), `--ours-only`, `--portable` (our portable loop, as wasm runs it).
 
 #[cfg(not(target_arch = "wasm32"))]
 mod bench;
