@@ -124,6 +124,166 @@ fn exec_f64(wave: &mut Wave, instr: &Instr, mask: u64) {
     }
 }
 
+/// The instructions that read and write only their own wave's registers and predicates (no
+/// memory, no control flow, no status change), as match arms over `$op` followed by `$other` arms.
+/// Each arm is `$run!(wave, mask, instr, env => body)`: `$run` binds the four names and evaluates
+/// `body` — once for one wave ([`step`]), or for each wave of a lockstep group ([`step_group`]).
+/// The arms exist once, so the two paths cannot disagree.
+macro_rules! dispatch {
+    ($op:expr, $run:ident, { $($other:tt)* }) => {
+        match $op {
+            Op::IAdd => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::iadd)),
+            Op::ISub => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::isub)),
+            Op::IMul => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::imul)),
+            Op::IMulHi => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::imul_hi)),
+            Op::IDiv => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::idiv)),
+            Op::IMod => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::imod)),
+            Op::IMin => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::imin)),
+            Op::IMax => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::imax)),
+            Op::INeg => $run!(wave, mask, instr, env => map1(wave, instr, mask, int::ineg)),
+            Op::IAbs => $run!(wave, mask, instr, env => map1(wave, instr, mask, int::iabs)),
+            Op::IMad => $run!(wave, mask, instr, env => map3(wave, instr, mask, int::imad)),
+            Op::IClamp => $run!(wave, mask, instr, env => map3(wave, instr, mask, int::iclamp)),
+            Op::FAdd => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fadd)),
+            Op::FSub => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fsub)),
+            Op::FMul => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fmul)),
+            Op::FDiv => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fdiv)),
+            Op::FMin => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fmin)),
+            Op::FMax => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fmax)),
+            Op::FNeg => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fneg)),
+            Op::FAbs => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fabs)),
+            Op::FSqrt => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fsqrt)),
+            Op::FRsqrt => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::frsqrt)),
+            Op::FRcp => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::frcp)),
+            Op::FFloor => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::ffloor)),
+            Op::FCeil => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fceil)),
+            Op::FRound => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fround)),
+            Op::FTrunc => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::ftrunc)),
+            Op::FFract => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::ffract)),
+            Op::FSat => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fsat)),
+            Op::FSin => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fsin)),
+            Op::FCos => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fcos)),
+            Op::FExp2 => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fexp2)),
+            Op::FLog2 => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::flog2)),
+            Op::Fma => $run!(wave, mask, instr, env => lanes::fma(wave, instr, mask)),
+            Op::FClamp => $run!(wave, mask, instr, env => map3(wave, instr, mask, float::fclamp)),
+            Op::HAdd => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hadd)),
+            Op::HSub => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hsub)),
+            Op::HMul => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hmul)),
+            Op::Hma => $run!(wave, mask, instr, env => map3(wave, instr, mask, fp16::hma)),
+            Op::HAdd2 => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hadd2)),
+            Op::HMul2 => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hmul2)),
+            Op::Hma2 => $run!(wave, mask, instr, env => map3(wave, instr, mask, fp16::hma2)),
+            Op::BAdd => $run!(wave, mask, instr, env => map2(wave, instr, mask, bf16::badd)),
+            Op::BSub => $run!(wave, mask, instr, env => map2(wave, instr, mask, bf16::bsub)),
+            Op::BMul => $run!(wave, mask, instr, env => map2(wave, instr, mask, bf16::bmul)),
+            Op::Bma => $run!(wave, mask, instr, env => map3(wave, instr, mask, bf16::bma)),
+            Op::BAdd2 => $run!(wave, mask, instr, env => map2(wave, instr, mask, bf16::badd2)),
+            Op::BMul2 => $run!(wave, mask, instr, env => map2(wave, instr, mask, bf16::bmul2)),
+            Op::Bma2 => $run!(wave, mask, instr, env => map3(wave, instr, mask, bf16::bma2)),
+            Op::DAdd | Op::DSub | Op::DMul | Op::DDiv | Op::Dma | Op::DSqrt => $run!(wave, mask, instr, env => exec_f64(wave, instr, mask)),
+            Op::And => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::and)),
+            Op::Or => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::or)),
+            Op::Xor => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::xor)),
+            Op::Not => $run!(wave, mask, instr, env => map1(wave, instr, mask, bitwise::not)),
+            Op::Shl => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::shl)),
+            Op::Shr => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::shr)),
+            Op::Sar => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::sar)),
+            Op::BitCount => $run!(wave, mask, instr, env => map1(wave, instr, mask, bitwise::bitcount)),
+            Op::BitFind => $run!(wave, mask, instr, env => map1(wave, instr, mask, bitwise::bitfind)),
+            Op::BitRev => $run!(wave, mask, instr, env => map1(wave, instr, mask, bitwise::bitrev)),
+            Op::Bfe => $run!(wave, mask, instr, env => map3(wave, instr, mask, bitwise::bfe)),
+            Op::Bfi => $run!(wave, mask, instr, env => map4(wave, instr, mask, bitwise::bfi)),
+            Op::IcmpEq => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a == b)),
+            Op::IcmpNe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a != b)),
+            Op::IcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| (a as i32) < (b as i32))),
+            Op::IcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| (a as i32) <= (b as i32))),
+            Op::IcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| (a as i32) > (b as i32))),
+            Op::IcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| (a as i32) >= (b as i32))),
+            Op::UcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a < b)),
+            Op::UcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a <= b)),
+            Op::UcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a > b)),
+            Op::UcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a >= b)),
+            Op::FcmpEq => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
+            f32::from_bits(a) == f32::from_bits(b)
+        })),
+            Op::FcmpNe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
+            f32::from_bits(a) != f32::from_bits(b)
+        })),
+            Op::FcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
+            f32::from_bits(a) < f32::from_bits(b)
+        })),
+            Op::FcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
+            f32::from_bits(a) <= f32::from_bits(b)
+        })),
+            Op::FcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
+            f32::from_bits(a) > f32::from_bits(b)
+        })),
+            Op::FcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
+            f32::from_bits(a) >= f32::from_bits(b)
+        })),
+            Op::FcmpOrd => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
+            !f32::from_bits(a).is_nan() && !f32::from_bits(b).is_nan()
+        })),
+            Op::FcmpUnord => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
+            f32::from_bits(a).is_nan() || f32::from_bits(b).is_nan()
+        })),
+            Op::PAnd | Op::POr | Op::PXor | Op::PNot => $run!(wave, mask, instr, env => predicate_logic(wave, instr, mask)),
+            Op::Select => $run!(wave, mask, instr, env => {
+            let p = wave.predicates[instr.a as usize & 3];
+            let on_true = lanes::src_b(wave, instr);
+            let on_false = lanes::src_c(wave, instr);
+            write_masked(wave, instr.dst, mask, |l| {
+                if p >> l & 1 != 0 {
+                    on_true[l]
+                } else {
+                    on_false[l]
+                }
+            });
+        }),
+            // Rust `as` casts saturate and send NaN to 0, exactly wave-emu's conversions.
+            Op::CvtF32I32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| (a as i32 as f32).to_bits())),
+            Op::CvtF32U32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| (a as f32).to_bits())),
+            Op::CvtI32F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| f32::from_bits(a) as i32 as u32)),
+            Op::CvtU32F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| f32::from_bits(a) as u32)),
+            Op::CvtF32F16 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| fp16::f16_to_f32(a).to_bits())),
+            Op::CvtF16F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| {
+            fp16::f32_to_f16(f32::from_bits(a)) as u32
+        })),
+            Op::CvtF32Bf16 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| bf16::bf16_to_f32(a).to_bits())),
+            Op::CvtBf16F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| bf16::f32_to_bf16(f32::from_bits(a)))),
+            Op::CvtF32F64 => $run!(wave, mask, instr, env => {
+            for lane in lanes::each_lane(mask) {
+                let value = f64::from_bits(pair(wave, instr.a, lane)) as f32;
+                wave.set_register(instr.dst, lane as u32, value.to_bits());
+            }
+        }),
+            Op::CvtF64F32 => $run!(wave, mask, instr, env => {
+            for lane in lanes::each_lane(mask) {
+                let value = f32::from_bits(wave.register(instr.a, lane as u32)) as f64;
+                set_pair(wave, instr.dst, lane, value.to_bits());
+            }
+        }),
+            Op::WaveShuffle | Op::WaveShuffleUp | Op::WaveShuffleDown | Op::WaveShuffleXor | Op::WaveBroadcast | Op::WaveBallot | Op::WaveAny | Op::WaveAll | Op::WavePrefixSum | Op::WaveReduceAdd | Op::WaveReduceMin | Op::WaveReduceMax => $run!(wave, mask, instr, env => wave_ops::exec(wave, instr, mask)),
+            Op::FenceAcquire | Op::FenceRelease | Op::FenceAcqRel | Op::Wait | Op::Nop => $run!(wave, mask, instr, env => {}),
+            Op::Mov => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| a)),
+            Op::MovImm => $run!(wave, mask, instr, env => {
+            let value = instr.imm;
+            write_masked(wave, instr.dst, mask, |_| value);
+        }),
+            Op::MovSr => $run!(wave, mask, instr, env => {
+            let width = wave.width as usize;
+            let mut row = [0u32; lanes::MAX_LANES];
+            for (lane, slot) in row.iter_mut().enumerate().take(width) {
+                *slot = special_register(wave, env, instr.a, lane);
+            }
+            write_masked(wave, instr.dst, mask, |l| row[l]);
+        }),
+            $($other)*
+        }
+    };
+}
+
 /// Executes the instruction at `wave.pc` on the wave's active lanes and advances `wave.pc`.
 /// The caller guarantees `wave.pc` is inside `code` and the wave is ready with lanes active.
 /// On x86-64 always inlined: the run loop is compiled once per CPU feature level, and the lane
@@ -142,145 +302,14 @@ pub fn step<S: EventSink + ?Sized>(
     let mask = wave.active & control::guard_mask(wave, instr.guard);
     // Most instructions fall through; control flow overrides this below.
     wave.pc = pc + 1;
-    match instr.op {
-        IAdd => map2(wave, instr, mask, int::iadd),
-        ISub => map2(wave, instr, mask, int::isub),
-        IMul => map2(wave, instr, mask, int::imul),
-        IMulHi => map2(wave, instr, mask, int::imul_hi),
-        IDiv => map2(wave, instr, mask, int::idiv),
-        IMod => map2(wave, instr, mask, int::imod),
-        IMin => map2(wave, instr, mask, int::imin),
-        IMax => map2(wave, instr, mask, int::imax),
-        INeg => map1(wave, instr, mask, int::ineg),
-        IAbs => map1(wave, instr, mask, int::iabs),
-        IMad => map3(wave, instr, mask, int::imad),
-        IClamp => map3(wave, instr, mask, int::iclamp),
-
-        FAdd => map2(wave, instr, mask, float::fadd),
-        FSub => map2(wave, instr, mask, float::fsub),
-        FMul => map2(wave, instr, mask, float::fmul),
-        FDiv => map2(wave, instr, mask, float::fdiv),
-        FMin => map2(wave, instr, mask, float::fmin),
-        FMax => map2(wave, instr, mask, float::fmax),
-        FNeg => map1(wave, instr, mask, float::fneg),
-        FAbs => map1(wave, instr, mask, float::fabs),
-        FSqrt => map1(wave, instr, mask, float::fsqrt),
-        FRsqrt => map1(wave, instr, mask, float::frsqrt),
-        FRcp => map1(wave, instr, mask, float::frcp),
-        FFloor => map1(wave, instr, mask, float::ffloor),
-        FCeil => map1(wave, instr, mask, float::fceil),
-        FRound => map1(wave, instr, mask, float::fround),
-        FTrunc => map1(wave, instr, mask, float::ftrunc),
-        FFract => map1(wave, instr, mask, float::ffract),
-        FSat => map1(wave, instr, mask, float::fsat),
-        FSin => map1(wave, instr, mask, float::fsin),
-        FCos => map1(wave, instr, mask, float::fcos),
-        FExp2 => map1(wave, instr, mask, float::fexp2),
-        FLog2 => map1(wave, instr, mask, float::flog2),
-        Fma => lanes::fma(wave, instr, mask),
-        FClamp => map3(wave, instr, mask, float::fclamp),
-
-        HAdd => map2(wave, instr, mask, fp16::hadd),
-        HSub => map2(wave, instr, mask, fp16::hsub),
-        HMul => map2(wave, instr, mask, fp16::hmul),
-        Hma => map3(wave, instr, mask, fp16::hma),
-        HAdd2 => map2(wave, instr, mask, fp16::hadd2),
-        HMul2 => map2(wave, instr, mask, fp16::hmul2),
-        Hma2 => map3(wave, instr, mask, fp16::hma2),
-        BAdd => map2(wave, instr, mask, bf16::badd),
-        BSub => map2(wave, instr, mask, bf16::bsub),
-        BMul => map2(wave, instr, mask, bf16::bmul),
-        Bma => map3(wave, instr, mask, bf16::bma),
-        BAdd2 => map2(wave, instr, mask, bf16::badd2),
-        BMul2 => map2(wave, instr, mask, bf16::bmul2),
-        Bma2 => map3(wave, instr, mask, bf16::bma2),
-        DAdd | DSub | DMul | DDiv | Dma | DSqrt => exec_f64(wave, instr, mask),
-
-        And => map2(wave, instr, mask, bitwise::and),
-        Or => map2(wave, instr, mask, bitwise::or),
-        Xor => map2(wave, instr, mask, bitwise::xor),
-        Not => map1(wave, instr, mask, bitwise::not),
-        Shl => map2(wave, instr, mask, bitwise::shl),
-        Shr => map2(wave, instr, mask, bitwise::shr),
-        Sar => map2(wave, instr, mask, bitwise::sar),
-        BitCount => map1(wave, instr, mask, bitwise::bitcount),
-        BitFind => map1(wave, instr, mask, bitwise::bitfind),
-        BitRev => map1(wave, instr, mask, bitwise::bitrev),
-        Bfe => map3(wave, instr, mask, bitwise::bfe),
-        Bfi => map4(wave, instr, mask, bitwise::bfi),
-
-        IcmpEq => compare(wave, instr, mask, |a, b| a == b),
-        IcmpNe => compare(wave, instr, mask, |a, b| a != b),
-        IcmpLt => compare(wave, instr, mask, |a, b| (a as i32) < (b as i32)),
-        IcmpLe => compare(wave, instr, mask, |a, b| (a as i32) <= (b as i32)),
-        IcmpGt => compare(wave, instr, mask, |a, b| (a as i32) > (b as i32)),
-        IcmpGe => compare(wave, instr, mask, |a, b| (a as i32) >= (b as i32)),
-        UcmpLt => compare(wave, instr, mask, |a, b| a < b),
-        UcmpLe => compare(wave, instr, mask, |a, b| a <= b),
-        UcmpGt => compare(wave, instr, mask, |a, b| a > b),
-        UcmpGe => compare(wave, instr, mask, |a, b| a >= b),
-        FcmpEq => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) == f32::from_bits(b)
-        }),
-        FcmpNe => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) != f32::from_bits(b)
-        }),
-        FcmpLt => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) < f32::from_bits(b)
-        }),
-        FcmpLe => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) <= f32::from_bits(b)
-        }),
-        FcmpGt => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) > f32::from_bits(b)
-        }),
-        FcmpGe => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) >= f32::from_bits(b)
-        }),
-        FcmpOrd => compare(wave, instr, mask, |a, b| {
-            !f32::from_bits(a).is_nan() && !f32::from_bits(b).is_nan()
-        }),
-        FcmpUnord => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a).is_nan() || f32::from_bits(b).is_nan()
-        }),
-        PAnd | POr | PXor | PNot => predicate_logic(wave, instr, mask),
-        Select => {
-            let p = wave.predicates[instr.a as usize & 3];
-            let on_true = lanes::src_b(wave, instr);
-            let on_false = lanes::src_c(wave, instr);
-            write_masked(wave, instr.dst, mask, |l| {
-                if p >> l & 1 != 0 {
-                    on_true[l]
-                } else {
-                    on_false[l]
-                }
-            });
-        }
-
-        // Rust `as` casts saturate and send NaN to 0, exactly wave-emu's conversions.
-        CvtF32I32 => map1(wave, instr, mask, |a| (a as i32 as f32).to_bits()),
-        CvtF32U32 => map1(wave, instr, mask, |a| (a as f32).to_bits()),
-        CvtI32F32 => map1(wave, instr, mask, |a| f32::from_bits(a) as i32 as u32),
-        CvtU32F32 => map1(wave, instr, mask, |a| f32::from_bits(a) as u32),
-        CvtF32F16 => map1(wave, instr, mask, |a| fp16::f16_to_f32(a).to_bits()),
-        CvtF16F32 => map1(wave, instr, mask, |a| {
-            fp16::f32_to_f16(f32::from_bits(a)) as u32
-        }),
-        CvtF32Bf16 => map1(wave, instr, mask, |a| bf16::bf16_to_f32(a).to_bits()),
-        CvtBf16F32 => map1(wave, instr, mask, |a| bf16::f32_to_bf16(f32::from_bits(a))),
-        CvtF32F64 => {
-            for lane in lanes::each_lane(mask) {
-                let value = f64::from_bits(pair(wave, instr.a, lane)) as f32;
-                wave.set_register(instr.dst, lane as u32, value.to_bits());
-            }
-        }
-        CvtF64F32 => {
-            for lane in lanes::each_lane(mask) {
-                let value = f32::from_bits(wave.register(instr.a, lane as u32)) as f64;
-                set_pair(wave, instr.dst, lane, value.to_bits());
-            }
-        }
-
+    macro_rules! once {
+        ($w:ident, $m:ident, $i:ident, $e:ident => $body:expr) => {{
+            #[allow(unused_variables)]
+            let ($w, $m, $i, $e): (&mut Wave, u64, &Instr, &Env) = (&mut *wave, mask, instr, &*env);
+            $body
+        }};
+    }
+    dispatch!(instr.op, once, {
         // u32 accesses with register operands (nearly all of them) run inline.
         LocalLoadU32 | DeviceLoadU32 if instr.flags & flags::A_IMM == 0 => {
             let memory = if instr.op == LocalLoadU32 {
@@ -335,9 +364,6 @@ pub fn step<S: EventSink + ?Sized>(
             memory_ops::atomic(wave, instr, mask, env.device, MemorySpace::Device)?
         }
 
-        WaveShuffle | WaveShuffleUp | WaveShuffleDown | WaveShuffleXor | WaveBroadcast
-        | WaveBallot | WaveAny | WaveAll | WavePrefixSum | WaveReduceAdd | WaveReduceMin
-        | WaveReduceMax => wave_ops::exec(wave, instr, mask),
         MmaLoadA | MmaLoadB | MmaStoreC | MmaCompute => mma::exec(wave, instr, mask, env.local)?,
 
         If => control::exec_if(wave, instr, pc, events)?,
@@ -369,21 +395,39 @@ pub fn step<S: EventSink + ?Sized>(
                 });
             }
         }
-        FenceAcquire | FenceRelease | FenceAcqRel | Wait | Nop => {}
-
-        Mov => map1(wave, instr, mask, |a| a),
-        MovImm => {
-            let value = instr.imm;
-            write_masked(wave, instr.dst, mask, |_| value);
-        }
-        MovSr => {
-            let width = wave.width as usize;
-            let mut row = [0u32; lanes::MAX_LANES];
-            for (lane, slot) in row.iter_mut().enumerate().take(width) {
-                *slot = special_register(wave, env, instr.a, lane);
-            }
-            write_masked(wave, instr.dst, mask, |l| row[l]);
-        }
-    }
+    });
     Ok(())
+}
+
+/// Runs a register-only instruction (see [`is_register_only`]) once for each wave of `waves`, in
+/// order: the waves stand at the same instruction and run one after another in round-robin order,
+/// with one dispatch for all of them. Returns `false`, running nothing, for any other instruction.
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
+pub fn step_group(waves: &mut [Wave], instr: &Instr, env: &Env) -> bool {
+    macro_rules! each {
+        ($w:ident, $m:ident, $i:ident, $e:ident => $body:expr) => {{
+            for wave in waves.iter_mut() {
+                let mask = wave.active & control::guard_mask(wave, instr.guard);
+                wave.pc += 1;
+                #[allow(unused_variables)]
+                let ($w, $m, $i, $e): (&mut Wave, u64, &Instr, &Env) = (wave, mask, instr, env);
+                $body;
+            }
+            true
+        }};
+    }
+    dispatch!(instr.op, each, { _ => false })
+}
+
+/// Whether `op` reads and writes only the executing wave's registers and predicates: no memory,
+/// no control flow, no change of the wave's status. Such instructions of waves standing at the
+/// same instruction can run as a group ([`step_group`]) without changing any result.
+pub fn is_register_only(op: Op) -> bool {
+    macro_rules! yes {
+        ($($ignored:tt)*) => {
+            true
+        };
+    }
+    dispatch!(op, yes, { _ => false })
 }

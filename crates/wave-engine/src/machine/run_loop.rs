@@ -116,12 +116,11 @@ impl Machine {
                 break Outcome::NoWaveReady;
             };
             let pc = waves[w].pc;
-            if !breakpoints.is_empty() {
-                let at_breakpoint = breakpoints.get(pc as usize).copied().unwrap_or(false);
-                if at_breakpoint && *parked != Some((w, pc)) {
-                    *parked = Some((w, pc));
-                    break Outcome::Stopped(Stop::Breakpoint { wave: w as u32, pc });
-                }
+            let at_breakpoint =
+                !breakpoints.is_empty() && breakpoints.get(pc as usize).copied().unwrap_or(false);
+            if at_breakpoint && *parked != Some((w, pc)) {
+                *parked = Some((w, pc));
+                break Outcome::Stopped(Stop::Breakpoint { wave: w as u32, pc });
             }
             *parked = None;
             if limit != 0 && *executed >= limit {
@@ -132,6 +131,50 @@ impl Machine {
                 trap = Some((w, TrapKind::RanOffEnd, None, pc));
                 break Outcome::NoWaveReady;
             };
+            // The next waves in round-robin order that stand at this same register-only
+            // instruction run it now, as one group: the order of execution is unchanged (each
+            // wave touches only its own registers), one dispatch serves them all. Not past a
+            // breakpoint, the step allowance or the budget.
+            let mut group_end = w + 1;
+            if !at_breakpoint && exec::is_register_only(instr.op) {
+                let budget_left = if limit == 0 {
+                    u64::MAX
+                } else {
+                    limit - *executed
+                };
+                let room = (max_steps - ran).min(budget_left).min(wave_count as u64) as usize;
+                while group_end < wave_count
+                    && group_end - w < room
+                    && waves[group_end].status == WaveStatus::Ready
+                    && waves[group_end].pc == pc
+                {
+                    group_end += 1;
+                }
+            }
+            if group_end - w > 1 {
+                let group = &mut waves[w..group_end];
+                let (active, slots) = group.iter().fold((0, 0), |(active, slots), wave| {
+                    let active = active + wave.active.count_ones() as u64;
+                    (active, slots + wave.present.count_ones() as u64)
+                });
+                let count = group.len() as u64;
+                if let Some(record) = stats.per_pc.get_mut(pc as usize) {
+                    record.count += count;
+                    record.active_lanes += active;
+                    record.lane_slots += slots;
+                }
+                active_sum += active;
+                slots_sum += slots;
+                exec::step_group(group, instr, &env);
+                ran += count;
+                *executed += count;
+                pick = if group_end == wave_count {
+                    0
+                } else {
+                    group_end
+                };
+                continue;
+            }
             let wave = &mut waves[w];
             let active = wave.active.count_ones() as u64;
             let slots = wave.present.count_ones() as u64;
