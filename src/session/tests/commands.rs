@@ -1,5 +1,5 @@
 use super::{active_count, lesson, line, session, words};
-use crate::session::{RunProgress, RunState};
+use crate::session::{RunProgress, RunState, Session};
 
 #[test]
 fn if_else_lesson_steps_three_then_five_then_all_lanes() {
@@ -110,20 +110,7 @@ fn small_slices_do_not_miss_a_breakpoint_between_slices() {
 
 #[test]
 fn one_step_slices_stop_at_a_breakpoint_on_the_first_instruction_of_the_next_workgroup() {
-    let source = "\
-.kernel ids
-.registers 4
-    mov_sr r0, sr_workgroup_id_x
-    mov_imm r1, 4
-    imul r2, r0, r1
-    device_store_u32 r2, r0
-    halt
-.end
-";
-    let mut s = session(source, 4, 4);
-    let mut form = s.form().clone();
-    form.grid = "2".to_string();
-    s.set_form(form);
+    let mut s = workgroup_ids_session(2);
     s.toggle_breakpoint(3);
     // The run starts on the breakpoint (workgroup 0) and leaves it; workgroup 1's first
     // instruction is the next stop, even though a slice boundary falls right before it.
@@ -220,8 +207,8 @@ fn select_wave_and_lane_check_their_range() {
     assert_eq!(s.selection().lane, 7);
 }
 
-#[test]
-fn select_workgroup_runs_forward_and_back() {
+/// A grid of `workgroups` one-wave workgroups, each storing its id at 4 × id.
+fn workgroup_ids_session(workgroups: u32) -> Session {
     let source = "\
 .kernel ids
 .registers 4
@@ -234,8 +221,14 @@ fn select_workgroup_runs_forward_and_back() {
 ";
     let mut s = session(source, 4, 4);
     let mut form = s.form().clone();
-    form.grid = "3".to_string();
+    form.grid = workgroups.to_string();
     s.set_form(form);
+    s
+}
+
+#[test]
+fn select_workgroup_runs_forward_and_back() {
+    let mut s = workgroup_ids_session(3);
     assert_eq!(s.workgroup_count(), 3);
     s.select_workgroup(2).unwrap();
     assert_eq!(s.selection().workgroup, 2);
