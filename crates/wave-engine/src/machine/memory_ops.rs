@@ -88,17 +88,19 @@ pub fn load(
     Ok(())
 }
 
-/// An upper bound of the addresses in the wave's lanes: the maximum over the first 32 (or 64)
-/// lanes, a constant count so the loop vectorises. Lanes beyond the wave's width may hold stale
-/// values; they can only raise the bound, which sends the access down the checked path.
+/// Whether every lane's access of `width` bytes fits in `len` bytes of memory: the maximum address
+/// over the first 32 (or 64) lanes — a constant count, so the loop vectorises — plus the width, in
+/// u64 (a u32 address plus 16 overflows a 32-bit `usize` on wasm). Lanes beyond the wave's width
+/// may hold stale values; they can only make this answer `false`, which sends the access down the
+/// checked path.
 #[inline(always)]
-fn highest_address(wave: &Wave, addresses: &Row) -> usize {
+fn all_lanes_fit(wave: &Wave, addresses: &Row, width: u32, len: usize) -> bool {
     let lanes = if wave.width <= 32 { 32 } else { MAX_LANES };
     let mut highest = 0;
     for &address in &addresses[..lanes] {
         highest = highest.max(address);
     }
-    highest as usize
+    highest as u64 + width as u64 <= len as u64
 }
 
 /// The common case, a u32 gather. When every lane is active and the highest address fits, the
@@ -118,11 +120,10 @@ pub fn load_u32(
     let addresses = &wave.registers[instr.a as usize];
     let mut loaded = [0u32; MAX_LANES];
     let width = wave.width as usize;
-    let highest = highest_address(wave, addresses);
-    if mask == lanes_mask(wave.width) && highest + 4 <= bytes.len() {
+    if mask == lanes_mask(wave.width) && all_lanes_fit(wave, addresses, 4, bytes.len()) {
         for (slot, &address) in loaded.iter_mut().zip(&addresses[..width]) {
             let start = address as usize;
-            // SAFETY: `start <= highest` and `highest + 4 <= bytes.len()` (checked above).
+            // SAFETY: every lane's `start + 4 <= bytes.len()` (`all_lanes_fit` above).
             let word = unsafe { bytes.get_unchecked(start..start + 4) };
             *slot = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
         }
@@ -162,11 +163,12 @@ pub fn load_words<const WORDS: usize>(
     let addresses = &wave.registers[instr.a as usize];
     let mut rows = [[0u32; MAX_LANES]; WORDS];
     let width = wave.width as usize;
-    let highest = highest_address(wave, addresses);
-    if mask == lanes_mask(wave.width) && highest + 4 * WORDS <= bytes.len() {
+    if mask == lanes_mask(wave.width)
+        && all_lanes_fit(wave, addresses, 4 * WORDS as u32, bytes.len())
+    {
         for (lane, &address) in addresses[..width].iter().enumerate() {
             let start = address as usize;
-            // SAFETY: `start <= highest` and `highest + 4 * WORDS <= bytes.len()` (checked above).
+            // SAFETY: every lane's `start + 4 * WORDS <= bytes.len()` (`all_lanes_fit` above).
             let chunk = unsafe { bytes.get_unchecked(start..start + 4 * WORDS) };
             for (row, word) in rows.iter_mut().zip(chunk.chunks_exact(4)) {
                 row[lane] = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
