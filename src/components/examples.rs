@@ -54,7 +54,14 @@ pub fn ExampleNotes() -> impl IntoView {
 #[component]
 pub fn CheckReport() -> impl IntoView {
     let ctx = use_ctx();
-    let report = move || ctx.with(|s| s.check_report().map(str::to_string));
+    let report = move || {
+        ctx.with(|s| {
+            s.check_report().map(str::to_string).or_else(|| {
+                s.check_pending()
+                    .then(|| "Checking the result…".to_string())
+            })
+        })
+    };
     view! {
         <Show when=move || report().is_some()>
             <p class="check-report">

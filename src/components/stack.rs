@@ -2,18 +2,19 @@
 
 use leptos::prelude::*;
 
-use super::{use_ctx, LaneStrip};
+use super::{use_ctx, HeldNote, LaneStrip};
 
 #[component]
 pub fn Stack() -> impl IntoView {
     let ctx = use_ctx();
-    let frames_memo = Memo::new(move |_| ctx.with(|s| s.stack()));
+    let frames_memo = Memo::new(move |previous| ctx.settled(previous, |s| s.stack()));
     let frames = move || frames_memo.get();
     view! {
-        <section class="view stack-view" aria-labelledby="stack-heading">
+        <section class="view stack-view" aria-labelledby="stack-heading" aria-busy=move || ctx.busy()>
             <h3 id="stack-heading" class="view-title">
                 "Divergence stack"
                 <span class="view-note">{move || format!("depth {}", frames().len())}</span>
+                <HeldNote />
             </h3>
             <ol class="stack" role="list" aria-label="Divergence stack">
                 // Keyed by position from the bottom, line and kind: a frame keeps its element

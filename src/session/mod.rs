@@ -57,6 +57,8 @@ struct Snapshot {
     wave: u32,
     registers: Vec<(u8, Vec<u32>)>,
     predicates: [u64; 4],
+    /// The wave's lanes that were executing.
+    active: u64,
 }
 
 pub struct Session {
@@ -80,6 +82,8 @@ pub struct Session {
     /// Registers written anywhere in the selected kernel's source, ascending.
     used_registers: Vec<u8>,
     check: Option<Check>,
+    /// The check computing after the grid finished (see [`Session::advance_check`]).
+    check_run: Option<check::CheckRun>,
     check_report: Option<String>,
 }
 
@@ -103,6 +107,7 @@ impl Session {
             before: Snapshot::default(),
             used_registers: Vec::new(),
             check: None,
+            check_run: None,
             check_report: None,
         };
         session.set_source(source);
@@ -212,7 +217,35 @@ impl Session {
 
     pub fn set_check(&mut self, check: Option<Check>) {
         self.check = check;
+        self.check_run = None;
         self.check_report = None;
+    }
+
+    /// The grid finished and its check is still computing: call [`Session::advance_check`].
+    pub fn check_pending(&self) -> bool {
+        self.check_run.is_some()
+    }
+
+    /// Computes about `budget` multiply-adds of the pending check (at least one row), and its
+    /// report when it is complete. Returns true while some work remains. The page calls it in
+    /// separate tasks so that a large check never holds the main thread for long.
+    pub fn advance_check(&mut self, budget: u64) -> bool {
+        let (Some(run), Some(launch), Some(machine)) = (
+            self.check_run.as_mut(),
+            self.launch.as_ref(),
+            self.machine.as_ref(),
+        ) else {
+            self.check_run = None;
+            return false;
+        };
+        match run.advance(&launch.device_memory, machine.device().bytes(), budget) {
+            Some(report) => {
+                self.check_report = Some(report);
+                self.check_run = None;
+                false
+            }
+            None => true,
+        }
     }
 
     /// The check's verdict once the grid finished, e.g. "GEMM check: max error 0 over 65536

@@ -238,3 +238,50 @@ test('lanes: one tab stop, arrows move the selected lane and its detail', async 
   await page.getByRole('button', { name: /^Lane 5:/ }).click();
   await expect(page.getByLabel('Selected lane')).toContainText('Lane 5');
 });
+
+test('the page publishes its own step and run timings (User Timing)', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'loop-exit');
+  await step(page);
+  await page.waitForFunction(() => performance.getEntriesByName('wave:step-render').length === 1);
+  const [stepped] = await page.evaluate(() => performance.getEntriesByName('wave:step').map((e) => e.duration));
+  expect(stepped).toBeGreaterThanOrEqual(0);
+  expect(stepped).toBeLessThan(5_000);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status')).toHaveText(/^finished after (\d+) wave-instructions/);
+  await page.waitForFunction(() => performance.getEntriesByName('wave:run-engine').length === 1);
+  const total = Number((await page.getByRole('status').textContent()).match(/after (\d+)/)[1]);
+  const [run, engine] = await page.evaluate(() =>
+    ['wave:run', 'wave:run-engine'].map((n) => {
+      const e = performance.getEntriesByName(n)[0];
+      return { start: e.startTime, duration: e.duration, detail: e.detail };
+    }));
+  expect(run.detail.outcome).toBe('finished');
+  // The run started after the one step, so it executed all the others.
+  expect(run.detail.steps).toBe(total - 1);
+  expect(run.detail.slices).toBeGreaterThanOrEqual(1);
+  expect(engine.start).toBe(run.start);
+  expect(engine.duration).toBeCloseTo(run.detail.engineMs, 6);
+  expect(engine.duration).toBeLessThanOrEqual(run.duration);
+});
+
+test('while a long run is in progress the heavy views say they are held, and Pause answers', async ({ page }) => {
+  await page.goto('/');
+  // A loop with no end and no instruction budget: it runs until paused.
+  await page.getByRole('textbox', { name: 'Kernel source' }).fill(
+    '.kernel spin\n.registers 2\n    mov_imm r1, 1\n    loop\n        nop\n    endloop\n    halt\n.end');
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  await page.getByRole('textbox', { name: 'Instruction budget' }).fill('0');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status')).toHaveText('running…');
+  const registers = page.getByRole('region', { name: /^Registers/ });
+  await expect(registers).toHaveAttribute('aria-busy', 'true');
+  await expect(registers.getByText('held while running')).toBeVisible();
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(page.getByRole('status')).toHaveText(/^paused/);
+  await expect(registers).not.toHaveAttribute('aria-busy', /./);
+  await expect(registers.getByText('held while running')).toBeHidden();
+  await page.waitForFunction(() => performance.getEntriesByName('wave:run').length === 1);
+  expect(await page.evaluate(() => performance.getEntriesByName('wave:run')[0].detail.outcome)).toBe('paused');
+});
