@@ -285,3 +285,59 @@ test('while a long run is in progress the heavy views say they are held, and Pau
   await page.waitForFunction(() => performance.getEntriesByName('wave:run').length === 1);
   expect(await page.evaluate(() => performance.getEntriesByName('wave:run')[0].detail.outcome)).toBe('paused');
 });
+
+// Steps once and waits until the page has updated its views for that step.
+async function stepAndSettle(page) {
+  const count = await page.evaluate(() => performance.getEntriesByName('wave:step').length);
+  await step(page);
+  await page.waitForFunction((c) => performance.getEntriesByName('wave:step').length > c, count);
+}
+
+const stackDepth = async (page) =>
+  Number((await page.locator('#stack-heading .view-note').first().textContent()).match(/depth (\d+)/)[1]);
+
+test('a popped frame leaves in place and is no list item while it animates', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'nested-if');
+  const stack = page.getByRole('list', { name: 'Divergence stack' });
+  const leaving = stack.locator('li.leaving');
+  let depth = 0;
+  let popped = false;
+  for (let i = 0; i < 30 && !popped; i++) {
+    await stepAndSettle(page);
+    const now = await stackDepth(page);
+    popped = now < depth;
+    depth = now;
+  }
+  expect(popped).toBe(true);
+  // Right after the pop: the list items are exactly the live frames, and the popped frame is
+  // still there, on top where it was, hidden from assistive technology.
+  await expect(frames(page)).toHaveCount(depth);
+  await expect(leaving).toHaveCount(1);
+  await expect(stack.locator('li').first()).toHaveClass(/leaving/);
+  await expect(leaving).toHaveAttribute('aria-hidden', 'true');
+  await expect(leaving).toHaveAttribute('role', 'none');
+  await expect(leaving).toHaveText(/^(if|else) line \d+ · reconverges at line \d+/);
+  // Then it goes.
+  await expect(leaving).toHaveCount(0);
+  await expect(stack.locator('li')).toHaveCount(depth);
+});
+
+test('with reduced motion a popped frame goes at once', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/');
+  await pickExample(page, 'if-else');
+  let depth = 0;
+  let popped = false;
+  for (let i = 0; i < 30 && !popped; i++) {
+    await stepAndSettle(page);
+    const now = await stackDepth(page);
+    popped = now < depth;
+    depth = now;
+    if (popped) {
+      expect(await page.locator('ol.stack > li.leaving').count()).toBe(0);
+    }
+  }
+  expect(popped).toBe(true);
+  await expect(page.locator('ol.stack > li')).toHaveCount(0);
+});
