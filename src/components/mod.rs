@@ -95,8 +95,6 @@ pub struct Ctx {
     pub format: RwSignal<NumberFormat>,
     /// 1-based line of the editor's caret.
     pub cursor_line: RwSignal<u32>,
-    /// The example loaded last (its id), for the picker and the explanation.
-    pub example_id: RwSignal<String>,
     /// A transient note ("Link copied").
     pub notice: RwSignal<Option<String>>,
     /// An error to show in a `role=alert` element.
@@ -123,7 +121,6 @@ impl Ctx {
             speed: RwSignal::new(4),
             format: RwSignal::new(NumberFormat::I32),
             cursor_line: RwSignal::new(1),
-            example_id: RwSignal::new(String::new()),
             notice: RwSignal::new(None),
             alert: RwSignal::new(None),
             help_open: RwSignal::new(false),

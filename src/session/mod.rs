@@ -85,6 +85,33 @@ pub struct Session {
     /// The check computing after the grid finished (see [`Session::advance_check`]).
     check_run: Option<check::CheckRun>,
     check_report: Option<String>,
+    /// The gallery example this work came from, while it still is that example.
+    example: Option<ExampleOrigin>,
+}
+
+/// The example a session started from, kept through edits (then marked edited) until the source
+/// no longer declares any of the example's kernels.
+#[derive(Clone, Debug)]
+struct ExampleOrigin {
+    id: &'static str,
+    /// The example's own source, to tell whether the work is edited.
+    source: String,
+    /// Kernel names the example declares.
+    kernels: Vec<String>,
+}
+
+impl ExampleOrigin {
+    fn of(example: &crate::examples::Example) -> Self {
+        let kernels = compile(&example.source)
+            .program
+            .map(|p| p.kernels.into_iter().map(|k| k.name).collect())
+            .unwrap_or_default();
+        ExampleOrigin {
+            id: example.id,
+            source: example.source.clone(),
+            kernels,
+        }
+    }
 }
 
 impl Session {
@@ -109,6 +136,7 @@ impl Session {
             check: None,
             check_run: None,
             check_report: None,
+            example: None,
         };
         session.set_source(source);
         session
@@ -118,7 +146,50 @@ impl Session {
     pub fn from_example(example: &crate::examples::Example) -> Self {
         let mut session = Session::new(&example.source, example.form.clone());
         session.check = example.check;
+        session.example = Some(ExampleOrigin {
+            id: example.id,
+            source: example.source.clone(),
+            kernels: session.kernel_names(),
+        });
         session
+    }
+
+    /// The id of the gallery example this work came from (its explanation stays on show), until
+    /// the source no longer declares any of that example's kernels.
+    pub fn example(&self) -> Option<&'static str> {
+        self.example.as_ref().map(|e| e.id)
+    }
+
+    /// The source differs from the example's own.
+    pub fn example_edited(&self) -> bool {
+        self.example
+            .as_ref()
+            .is_some_and(|e| e.source != self.source)
+    }
+
+    /// Remembers that this work came from the example `id` (a share link or autosave says so);
+    /// an id the gallery does not have, or an example whose kernels the source no longer
+    /// declares, is ignored.
+    fn remember_example(&mut self, id: Option<&str>) {
+        self.example = id
+            .and_then(crate::examples::example)
+            .map(|e| ExampleOrigin::of(&e));
+        self.forget_example_if_replaced();
+    }
+
+    /// Forgets the example once the source, compiled without errors, declares none of its
+    /// kernels: the work is something else now. (Sources with errors keep it: that is typing.)
+    fn forget_example_if_replaced(&mut self) {
+        let replaced = match (&self.example, self.program_current, &self.program) {
+            (Some(example), true, Some(program)) => !program
+                .kernels
+                .iter()
+                .any(|k| example.kernels.contains(&k.name)),
+            _ => false,
+        };
+        if replaced {
+            self.example = None;
+        }
     }
 
     /// Replaces the source (the caller debounces typing): recompiles, keeps the last good program
@@ -134,6 +205,7 @@ impl Session {
             }
             None => self.program_current = false,
         }
+        self.forget_example_if_replaced();
         self.revalidate();
     }
 

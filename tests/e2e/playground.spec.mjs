@@ -341,3 +341,63 @@ test('with reduced motion a popped frame goes at once', async ({ page }) => {
   expect(popped).toBe(true);
   await expect(page.locator('ol.stack > li')).toHaveCount(0);
 });
+
+test('a link copied from an example shows its explanation in a fresh browser', async ({ page, browser }) => {
+  await page.goto('/');
+  await pickExample(page, 'break-in-if');
+  const notes = page.locator('details.example-notes');
+  await expect(notes.locator('summary')).toHaveText(/^Break inside if/);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const hash = await page.evaluate(() => location.hash);
+  expect(hash).toMatch(/^#v1\./);
+
+  const fresh = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    const errors = [];
+    other.on('pageerror', (e) => errors.push(e.message));
+    await other.goto('/' + hash);
+    const otherNotes = other.locator('details.example-notes');
+    await expect(otherNotes.locator('summary')).toHaveText(/^Break inside if/);
+    await expect(otherNotes).toContainText('A lane that breaks inside an `if` leaves the loop');
+    await expect(other.getByRole('combobox', { name: 'Examples' })).toHaveValue('break-in-if');
+    await expect(otherNotes.getByText('edited')).toBeHidden();
+    expect(errors).toEqual([]);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('an edited example says so, travels in links and autosave, and can be restored', async ({ page, browser }) => {
+  await page.goto('/');
+  await pickExample(page, 'if-else');
+  const editor = page.getByRole('textbox', { name: 'Kernel source' });
+  const original = await editor.inputValue();
+  await editor.fill(original.replace('mov_imm  r1, 3', 'mov_imm  r1, 5'));
+  const notes = page.locator('details.example-notes');
+  await expect(notes.getByText('edited')).toBeVisible();
+  await expect(notes.locator('summary')).toContainText('If / else divergence');
+  // The autosave keeps the origin: a reload shows the same explanation, still edited.
+  await page.waitForTimeout(400);
+  await page.reload();
+  await expect(notes.locator('summary')).toContainText('If / else divergence');
+  await expect(notes.getByText('edited')).toBeVisible();
+  // So does a link, opened in a fresh browser.
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const hash = await page.evaluate(() => location.hash);
+  const fresh = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    await other.goto('/' + hash);
+    await expect(other.locator('details.example-notes').getByText('edited')).toBeVisible();
+  } finally {
+    await fresh.close();
+  }
+  await notes.getByRole('button', { name: 'Restore the original example' }).click();
+  await expect(editor).toHaveValue(original);
+  await expect(notes.getByText('edited')).toBeHidden();
+  // Another kernel altogether: the explanation goes.
+  await editor.fill('.kernel mine\n    halt\n.end');
+  await expect(notes).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Examples' })).toHaveValue('');
+});
