@@ -89,6 +89,8 @@ pub fn App() -> impl IntoView {
     let ctx = Ctx::new(session);
     ctx.alert.set(alert);
     provide_context(ctx);
+    // A link to a finished run with a result check: compute it.
+    ctx.check_if_pending();
     crate::components::header::apply_theme(&crate::components::header::stored_theme());
     // Leaving the page mid-debounce must not lose the last keystrokes.
     let pagehide = window_event_listener(leptos::ev::pagehide, move |_| ctx.commit_source());

@@ -207,8 +207,29 @@ async fn gutter_toggles_breakpoints() {
         Some("true")
     );
     button(root, "Run").click();
-    // The run goes in slices on animation frames.
+    // The run goes in slices, one task each.
     sleep(200).await;
     leptos::task::tick().await;
     assert_eq!(status(root), "paused at line 11 (breakpoint)");
+}
+
+/// `wave:step` (src/components/timing.rs) ends after the microtasks that follow a command,
+/// because that is when Leptos updates the DOM: not synchronously inside the command.
+#[wasm_bindgen_test]
+async fn the_dom_follows_a_command_in_the_microtasks_after_it() {
+    let page = mount().await;
+    let root = &page.root;
+    assert_eq!(status(root), "ready");
+    button(root, "Step").click();
+    assert_eq!(
+        status(root),
+        "ready",
+        "not yet: the views update after the click returns"
+    );
+    leptos::task::tick().await;
+    assert!(
+        status(root).starts_with("paused at line"),
+        "{}",
+        status(root)
+    );
 }

@@ -4,7 +4,9 @@
 use leptos::prelude::*;
 
 use super::{target_value, use_ctx, Ctx};
-use crate::session::{ConfigForm, ElemType, Field, RegionField, RegionForm, RegionKind};
+use crate::session::{
+    ConfigForm, ElemType, Field, FormErrors, RegionField, RegionForm, RegionKind,
+};
 
 fn update_form(ctx: Ctx, change: impl FnOnce(&mut ConfigForm)) {
     ctx.commit_source();
@@ -18,8 +20,20 @@ fn update_form(ctx: Ctx, change: impl FnOnce(&mut ConfigForm)) {
     ctx.autosave();
 }
 
-fn error_of(ctx: Ctx, field: Field) -> Option<String> {
-    ctx.with(|s| s.form_errors().get(field).map(str::to_string))
+/// The form and its messages as memos, so the fields update when the form changes rather than
+/// on every step.
+#[derive(Clone, Copy)]
+struct FormState {
+    form: Memo<ConfigForm>,
+    errors: Memo<FormErrors>,
+}
+
+fn use_form() -> FormState {
+    expect_context::<FormState>()
+}
+
+fn error_of(state: FormState, field: Field) -> Option<String> {
+    state.errors.with(|e| e.get(field).map(str::to_string))
 }
 
 /// A labelled text input bound to one form field, its message below.
@@ -33,7 +47,8 @@ fn TextField(
     #[prop(optional)] hint: &'static str,
 ) -> impl IntoView {
     let ctx = use_ctx();
-    let error = move || error_of(ctx, field);
+    let state = use_form();
+    let error = move || error_of(state, field);
     let error_id = format!("{id}-error");
     view! {
         <div class="field">
@@ -46,7 +61,7 @@ fn TextField(
                 placeholder=hint
                 aria-invalid=move || if error().is_some() { "true" } else { "false" }
                 aria-describedby=error_id.clone()
-                prop:value=move || ctx.with(|s| get(s.form()))
+                prop:value=move || state.form.with(get)
                 on:input=move |event| {
                     let value = target_value(&event);
                     update_form(ctx, |f| set(f, value));
@@ -86,7 +101,8 @@ fn RegionInput(
     set: fn(&mut RegionForm, String),
 ) -> impl IntoView {
     let ctx = use_ctx();
-    let error = move || error_of(ctx, Field::Region(index, which));
+    let state = use_form();
+    let error = move || error_of(state, Field::Region(index, which));
     view! {
         <label class="region-field">
             <span>{label}</span>
@@ -96,7 +112,7 @@ fn RegionInput(
                 spellcheck="false"
                 aria-invalid=move || if error().is_some() { "true" } else { "false" }
                 prop:value=move || {
-                    ctx.with(|s| s.form().regions.get(index).map(get).unwrap_or_default())
+                    state.form.with(|f| f.regions.get(index).map(get).unwrap_or_default())
                 }
                 on:input=move |event| {
                     let value = target_value(&event);
@@ -118,7 +134,8 @@ fn RegionInput(
 #[component]
 fn Region(index: usize) -> impl IntoView {
     let ctx = use_ctx();
-    let region = move || ctx.with(|s| s.form().regions.get(index).cloned());
+    let state = use_form();
+    let region = move || state.form.with(|f| f.regions.get(index).cloned());
     let kind = move || region().map_or(RegionKind::Zeros, |r| r.kind);
     view! {
         <li class="region">
@@ -270,8 +287,14 @@ fn Region(index: usize) -> impl IntoView {
 #[component]
 pub fn ConfigView() -> impl IntoView {
     let ctx = use_ctx();
-    let kernels = move || ctx.with(|s| s.kernel_names());
-    let kernel_error = move || error_of(ctx, Field::Kernel);
+    let state = FormState {
+        form: Memo::new(move |_| ctx.with(|s| s.form().clone())),
+        errors: Memo::new(move |_| ctx.with(|s| s.form_errors().clone())),
+    };
+    provide_context(state);
+    let kernels = Memo::new(move |_| ctx.with(|s| s.kernel_names()));
+    let kernels = move || kernels.get();
+    let kernel_error = move || error_of(state, Field::Kernel);
     let override_note = move || {
         ctx.with(|s| {
             s.workgroup_override().map(|[x, y, z]| {
@@ -279,8 +302,8 @@ pub fn ConfigView() -> impl IntoView {
             })
         })
     };
-    let region_count = move || ctx.with(|s| s.form().regions.len());
-    let valid = move || ctx.with(|s| s.form_errors().is_empty());
+    let region_count = move || state.form.with(|f| f.regions.len());
+    let valid = move || state.errors.with(|e| e.is_empty());
     view! {
         <div class="config">
             <p class="config-state" class:bad=move || !valid()>
@@ -298,7 +321,7 @@ pub fn ConfigView() -> impl IntoView {
                     <select
                         id="cfg-kernel"
                         class="select"
-                        prop:value=move || ctx.with(|s| s.form().kernel.clone())
+                        prop:value=move || state.form.with(|f| f.kernel.clone())
                         on:change=move |event| {
                             let name = target_value(&event);
                             update_form(ctx, |f| f.kernel = name);
@@ -306,7 +329,7 @@ pub fn ConfigView() -> impl IntoView {
                     >
                         <option value="">"(first kernel)"</option>
                         {move || {
-                            let chosen = ctx.with(|s| s.form().kernel.clone());
+                            let chosen = state.form.with(|f| f.kernel.clone());
                             kernels()
                                 .into_iter()
                                 .map(|k| {

@@ -57,9 +57,13 @@ pub fn Controls() -> impl IntoView {
             RunState::Ready => "status",
         })
     };
-    let workgroups = move || ctx.with(|s| s.workgroup_count());
-    let waves = move || ctx.with(|s| s.wave_count());
-    let selection = move || ctx.with(|s| s.selection());
+    // Memos: the pickers' option lists are rebuilt only when these change, not on every step.
+    let workgroups = Memo::new(move |_| ctx.with(|s| s.workgroup_count()));
+    let workgroups = move || workgroups.get();
+    let waves = Memo::new(move |_| ctx.with(|s| s.wave_count()));
+    let waves = move || waves.get();
+    let selection = Memo::new(move |_| ctx.with(|s| s.selection()));
+    let selection = move || selection.get();
     let steps = move || ctx.with(|s| s.step_count());
 
     view! {

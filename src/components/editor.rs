@@ -201,9 +201,17 @@ pub fn Editor() -> impl IntoView {
         })
     });
     let breakpoints = Memo::new(move |_| ctx.with(|s| s.breakpoints()));
-    let current_line = Memo::new(move |_| ctx.with(|s| s.current_line()));
-    let heat = Memo::new(move |_| {
-        ctx.with(|s| {
+    // No current line while a run is in progress, and the heat holds still (see
+    // `Ctx::settled`): both are shown again when it stops.
+    let current_line = Memo::new(move |_| {
+        if ctx.running.get() {
+            None
+        } else {
+            ctx.with(|s| s.current_line())
+        }
+    });
+    let heat = Memo::new(move |previous| {
+        ctx.settled(previous, |s| {
             s.line_heat()
                 .into_iter()
                 .map(|h| (h.line, (h.efficiency, h.executions)))

@@ -2,18 +2,19 @@
 
 use leptos::prelude::*;
 
-use super::use_ctx;
+use super::{use_ctx, HeldNote};
 
 #[component]
 pub fn Lanes() -> impl IntoView {
     let ctx = use_ctx();
-    let lanes_memo = Memo::new(move |_| ctx.with(|s| s.lanes()));
-    let lanes = move || lanes_memo.get();
-    let selected = move || ctx.with(|s| s.selection().lane);
+    let lanes_memo = Memo::new(move |previous| ctx.settled(previous, |s| s.lanes()));
+    let selected = Memo::new(move |_| ctx.with(|s| s.selection().lane));
+    let selected = move || selected.get();
     let active_count = move || {
-        let all = lanes();
-        let active = all.iter().filter(|l| l.active).count();
-        format!("{active} of {} active", all.len())
+        lanes_memo.with(|all| {
+            let active = all.iter().filter(|l| l.active).count();
+            format!("{active} of {} active", all.len())
+        })
     };
     let group: NodeRef<leptos::html::Div> = NodeRef::new();
     // Arrow keys move the selected lane (one tab stop for the whole group).
@@ -41,9 +42,9 @@ pub fn Lanes() -> impl IntoView {
         }
     };
     view! {
-        <section class="view lanes-view" aria-labelledby="lanes-heading">
+        <section class="view lanes-view" aria-labelledby="lanes-heading" aria-busy=move || ctx.busy()>
             <h3 id="lanes-heading" class="view-title">
-                "Lanes" <span class="view-note">{active_count}</span>
+                "Lanes" <span class="view-note">{active_count}</span> <HeldNote />
             </h3>
             <div
                 class="lanes"
@@ -53,13 +54,17 @@ pub fn Lanes() -> impl IntoView {
                 on:keydown=on_keydown
             >
                 <For
-                    each=move || { lanes().into_iter().map(|l| l.lane).collect::<Vec<_>>() }
+                    each=move || lanes_memo.with(|all| all.iter().map(|l| l.lane).collect::<Vec<_>>())
                     key=|lane| *lane
                     let:lane
                 >
                     {
-                        let view_of = move || lanes_memo.with(|all| all.get(lane as usize).cloned());
-                        let active = move || view_of().is_some_and(|l| l.active);
+                        // One memo per lane: a step that flips a few lanes updates only those.
+                        let this_lane = Memo::new(move |_| {
+                            lanes_memo.with(|all| all.get(lane as usize).cloned())
+                        });
+                        let view_of = move || this_lane.get();
+                        let active = move || this_lane.with(|l| l.as_ref().is_some_and(|l| l.active));
                         view! {
                             <button
                                 type="button"
@@ -67,6 +72,7 @@ pub fn Lanes() -> impl IntoView {
                                 class:active=active
                                 class:inactive=move || !active()
                                 class:selected=move || selected() == lane
+                                class:changed=move || this_lane.with(|l| l.as_ref().is_some_and(|l| l.changed))
                                 data-lane=lane
                                 tabindex=move || if selected() == lane { "0" } else { "-1" }
                                 aria-label=move || view_of().map(|l| l.aria_label).unwrap_or_default()
@@ -93,12 +99,14 @@ pub fn Lanes() -> impl IntoView {
             <p class="lane-reason" aria-hidden="true">
                 {move || {
                     let lane = selected();
-                    lanes()
-                        .into_iter()
-                        .find(|l| l.lane == lane)
-                        .map(|l| match l.reason {
-                            Some(reason) => format!("Lane {lane}: {reason}"),
-                            None => format!("Lane {lane}: active"),
+                    lanes_memo
+                        .with(|all| {
+                            all.iter()
+                                .find(|l| l.lane == lane)
+                                .map(|l| match &l.reason {
+                                    Some(reason) => format!("Lane {lane}: {reason}"),
+                                    None => format!("Lane {lane}: active"),
+                                })
                         })
                         .unwrap_or_default()
                 }}

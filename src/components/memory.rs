@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::{target_value, use_ctx};
+use super::{target_value, use_ctx, HeldNote};
 use crate::session::{parse_address, MemoryFormat, MemorySpaceChoice};
 
 const ROWS: usize = 16;
@@ -27,13 +27,17 @@ pub fn MemoryView() -> impl IntoView {
             Err(message) => error.set(Some(message)),
         }
     };
-    let rows = move || {
+    // A memo: most steps write no memory, and then the table is left alone.
+    let rows = Memo::new(move |previous| {
         let fmt = format.get();
         let per_row = BYTES_PER_ROW / fmt.cell_bytes();
-        ctx.with(|s| s.memory_rows(space.get(), start.get(), ROWS, per_row, fmt))
-    };
+        ctx.settled(previous, |s| {
+            s.memory_rows(space.get(), start.get(), ROWS, per_row, fmt)
+        })
+    });
+    let rows = move || rows.get();
     view! {
-        <div class="memory">
+        <div class="memory" aria-busy=move || ctx.busy()>
             <div class="form-row">
                 <label class="picker">
                     <span>"Memory"</span>
@@ -90,6 +94,7 @@ pub fn MemoryView() -> impl IntoView {
                     />
                 </label>
                 <span class="muted">{move || format!("{} bytes", size())}</span>
+                <HeldNote />
             </div>
             <p id="memory-address-error" class="field-error">
                 {move || error.get()}

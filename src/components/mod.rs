@@ -13,6 +13,7 @@ pub mod memory;
 pub mod registers;
 pub mod stack;
 pub mod stats;
+pub mod timing;
 
 use std::time::Duration;
 
@@ -20,6 +21,8 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::session::{NumberFormat, RunProgress, Session};
+pub use timing::now_ms;
+use timing::{post_task, Detail};
 
 /// Typing waits this long for a pause before the source is recompiled.
 pub const RECOMPILE_DEBOUNCE_MS: u64 = 250;
@@ -31,6 +34,8 @@ pub const THEME_KEY: &str = "wave-playground.theme";
 const SLICE_BUDGET_MS: f64 = 10.0;
 /// While running, the views refresh at most this often.
 const RUN_REFRESH_MS: f64 = 200.0;
+/// Multiply-adds of an example's result check per task (about 5–10 ms in wasm).
+const CHECK_BUDGET: u64 = 1 << 20;
 
 /// The bottom tabs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +44,30 @@ pub enum Tab {
     Memory,
     Statistics,
     Launch,
+}
+
+/// What the run in progress has taken so far.
+#[derive(Clone, Copy, Debug, Default)]
+struct RunClock {
+    /// `performance.now()` when Run was asked for.
+    started: f64,
+    /// Engine slices summed.
+    engine_ms: f64,
+    /// Engine time not yet added to the Run time statistic (the views refresh a few times a
+    /// second, not after every slice).
+    unshown_ms: f64,
+    slices: u32,
+    longest_slice_ms: f64,
+    steps_at_start: u64,
+}
+
+impl RunClock {
+    fn add_slice(&mut self, ms: f64) {
+        self.engine_ms += ms;
+        self.unshown_ms += ms;
+        self.slices += 1;
+        self.longest_slice_ms = self.longest_slice_ms.max(ms);
+    }
 }
 
 /// Everything the components share. `Copy`: every field is an arena handle.
@@ -54,6 +83,10 @@ pub struct Ctx {
     pub running: RwSignal<bool>,
     run_generation: StoredValue<u64>,
     slice_steps: StoredValue<u64>,
+    /// Timings of the run in progress, published when it ends.
+    run_clock: StoredValue<RunClock>,
+    /// Tasks are computing the session's pending result check.
+    checking: StoredValue<bool>,
     /// Time spent executing since the last reset (None before any run).
     pub run_time_ms: RwSignal<Option<f64>>,
     pub autoplay: RwSignal<bool>,
@@ -62,8 +95,6 @@ pub struct Ctx {
     pub format: RwSignal<NumberFormat>,
     /// 1-based line of the editor's caret.
     pub cursor_line: RwSignal<u32>,
-    /// The example loaded last (its id), for the picker and the explanation.
-    pub example_id: RwSignal<String>,
     /// A transient note ("Link copied").
     pub notice: RwSignal<Option<String>>,
     /// An error to show in a `role=alert` element.
@@ -83,12 +114,13 @@ impl Ctx {
             running: RwSignal::new(false),
             run_generation: StoredValue::new(0),
             slice_steps: StoredValue::new(1000),
+            run_clock: StoredValue::new(RunClock::default()),
+            checking: StoredValue::new(false),
             run_time_ms: RwSignal::new(None),
             autoplay: RwSignal::new(false),
             speed: RwSignal::new(4),
             format: RwSignal::new(NumberFormat::I32),
             cursor_line: RwSignal::new(1),
-            example_id: RwSignal::new(String::new()),
             notice: RwSignal::new(None),
             alert: RwSignal::new(None),
             help_open: RwSignal::new(false),
@@ -105,11 +137,60 @@ impl Ctx {
         self.session.try_with_value(f).unwrap_or_default()
     }
 
+    /// Reads the session for a view too heavy to redraw while a run is in progress (a register
+    /// table of 70 × 32 cells redrawn five times a second would hold the main thread far longer
+    /// than a run slice): during a run it keeps `previous` and tracks only `running`, so the
+    /// view catches up once when the run stops. Use as `Memo::new(move |p| ctx.settled(p, f))`.
+    pub fn settled<R: Clone + Default>(
+        &self,
+        previous: Option<&R>,
+        f: impl FnOnce(&Session) -> R,
+    ) -> R {
+        if self.running.get() {
+            if let Some(previous) = previous {
+                return previous.clone();
+            }
+        }
+        self.with(f)
+    }
+
+    /// `aria-busy` for the views that hold still during a run.
+    pub fn busy(&self) -> Option<&'static str> {
+        self.running.get().then_some("true")
+    }
+
     /// Changes the session and refreshes the views. `None` when the page is gone.
     pub fn act<R>(&self, f: impl FnOnce(&mut Session) -> R) -> Option<R> {
         let result = self.session.try_update_value(f);
         self.refresh();
+        self.check_if_pending();
         result
+    }
+
+    /// When the grid has finished and its result check is pending, computes it in short tasks
+    /// (a 256 × 256 reference GEMM in one go would hold the main thread for tens of ms), then
+    /// shows the verdict.
+    pub fn check_if_pending(&self) {
+        let pending = self
+            .session
+            .try_with_value(|s| s.check_pending())
+            .unwrap_or(false);
+        if pending && self.checking.try_get_value() == Some(false) {
+            self.checking.set_value(true);
+            let ctx = *self;
+            post_task(move || ctx.check_slice());
+        }
+    }
+
+    fn check_slice(&self) {
+        let more = self.act_quietly(|s| s.advance_check(CHECK_BUDGET));
+        if more == Some(true) {
+            let ctx = *self;
+            post_task(move || ctx.check_slice());
+        } else {
+            self.checking.try_set_value(false);
+            self.refresh();
+        }
     }
 
     /// Changes the session without refreshing the views (the run loop refreshes them itself).
@@ -134,6 +215,7 @@ impl Ctx {
             self.running.set(false);
             self.run_generation.update_value(|g| *g += 1);
             self.act(|s| s.pause());
+            self.end_run("paused");
         }
         self.autoplay.set(false);
     }
@@ -191,11 +273,14 @@ impl Ctx {
     }
 
     pub fn step(&self) {
+        let started = now_ms();
         self.commit_source();
         if self.running.get_untracked() {
             self.stop();
         }
-        self.act(|s| s.step());
+        if self.act(|s| s.step()) == Some(true) {
+            timing::measure_step(started);
+        }
     }
 
     pub fn reset(&self) {
@@ -215,6 +300,7 @@ impl Ctx {
     }
 
     pub fn run(&self) {
+        let started = now_ms();
         self.commit_source();
         self.autoplay.set(false);
         let can_run = self
@@ -232,6 +318,12 @@ impl Ctx {
             })
             .unwrap_or(0);
         self.running.set(true);
+        let steps_at_start = self.session.try_with_value(|s| s.step_count()).unwrap_or(0);
+        self.run_clock.set_value(RunClock {
+            started,
+            steps_at_start,
+            ..RunClock::default()
+        });
         self.run_slice(generation, now_ms());
     }
 
@@ -251,6 +343,9 @@ impl Ctx {
         }
     }
 
+    /// One slice of a run (about SLICE_BUDGET_MS of engine work), then the next one in a new
+    /// task without waiting for a frame: the browser still paints and handles input (Pause)
+    /// between tasks, and the views refresh every RUN_REFRESH_MS.
     fn run_slice(&self, generation: u64, last_refresh: f64) {
         let ctx = *self;
         let current = self.run_generation.try_get_value() == Some(generation);
@@ -263,8 +358,8 @@ impl Ctx {
             return;
         };
         let elapsed = now_ms() - started;
-        self.run_time_ms
-            .update(|t| *t = Some(t.unwrap_or(0.0) + elapsed));
+        self.run_clock
+            .update_value(|clock| clock.add_slice(elapsed));
         // Adapt the slice so one takes about SLICE_BUDGET_MS.
         let next = if elapsed < 0.5 {
             steps.saturating_mul(4)
@@ -274,16 +369,66 @@ impl Ctx {
         self.slice_steps.set_value(next.clamp(64, 1 << 24));
         if progress == RunProgress::Running {
             let refresh = if now_ms() - last_refresh > RUN_REFRESH_MS {
+                self.show_run_time();
                 self.refresh();
                 now_ms()
             } else {
                 last_refresh
             };
-            request_animation_frame(move || ctx.run_slice(generation, refresh));
+            post_task(move || ctx.run_slice(generation, refresh));
         } else {
             self.running.set(false);
             self.refresh();
+            self.check_if_pending();
+            self.end_run(match progress {
+                RunProgress::Finished => "finished",
+                RunProgress::Paused { .. } => "paused",
+                RunProgress::Trapped => "trapped",
+                RunProgress::Running | RunProgress::Idle => "stopped",
+            });
         }
+    }
+
+    /// Adds the engine time not shown yet to the Run time statistic.
+    fn show_run_time(&self) {
+        let unshown = self
+            .run_clock
+            .try_update_value(|clock| std::mem::take(&mut clock.unshown_ms))
+            .unwrap_or(0.0);
+        if unshown > 0.0 {
+            self.run_time_ms
+                .update(|t| *t = Some(t.unwrap_or(0.0) + unshown));
+        }
+    }
+
+    /// A run ended (`outcome`): shows its time and, once the views show the end, publishes the
+    /// `wave:run` and `wave:run-engine` measures.
+    fn end_run(&self, outcome: &'static str) {
+        self.show_run_time();
+        let Some(clock) = self.run_clock.try_get_value() else {
+            return;
+        };
+        let steps = self
+            .session
+            .try_with_value(|s| s.step_count())
+            .unwrap_or(0)
+            .saturating_sub(clock.steps_at_start);
+        post_task(move || {
+            let detail = [
+                ("engineMs", Detail::Number(clock.engine_ms)),
+                ("slices", Detail::Number(f64::from(clock.slices))),
+                ("longestSliceMs", Detail::Number(clock.longest_slice_ms)),
+                ("steps", Detail::Number(steps as f64)),
+                ("outcome", Detail::Text(outcome)),
+            ];
+            timing::measure(
+                timing::RUN,
+                clock.started,
+                now_ms() - clock.started,
+                &detail,
+            );
+            timing::measure(timing::RUN_ENGINE, clock.started, clock.engine_ms, &detail);
+        });
     }
 
     /// Starts or stops autoplay (one step every 1/speed seconds).
@@ -331,12 +476,6 @@ pub fn use_ctx() -> Ctx {
     expect_context::<Ctx>()
 }
 
-pub fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
-
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
@@ -367,6 +506,17 @@ pub fn target_value(event: &web_sys::Event) -> String {
         return area.value();
     }
     String::new()
+}
+
+/// "held while running" beside the title of a view that holds still during a run.
+#[component]
+pub fn HeldNote() -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <span class="view-note held" hidden=move || !ctx.running.get()>
+            "held while running"
+        </span>
+    }
 }
 
 /// A row of lanes as small cells (for masks).

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::{target_value, use_ctx};
+use super::{target_value, use_ctx, HeldNote};
 use crate::session::NumberFormat;
 
 fn format_name(format: NumberFormat) -> &'static str {
@@ -27,13 +27,16 @@ fn parse_format(text: &str) -> Option<NumberFormat> {
 #[component]
 pub fn Registers() -> impl IntoView {
     let ctx = use_ctx();
-    let rows = Memo::new(move |_| ctx.with(|s| s.registers(ctx.format.get())));
-    let predicates = Memo::new(move |_| ctx.with(|s| s.predicates()));
-    let width = move || ctx.with(|s| s.wave_width());
+    let rows = Memo::new(move |previous| ctx.settled(previous, |s| s.registers(ctx.format.get())));
+    let predicates = Memo::new(move |previous| ctx.settled(previous, |s| s.predicates()));
+    let width = Memo::new(move |_| ctx.with(|s| s.wave_width()));
+    let width = move || width.get();
     let selected = Memo::new(move |_| ctx.with(|s| s.selection().lane));
-    let detail = move || ctx.with(|s| s.lane_detail(ctx.format.get()));
+    let detail =
+        Memo::new(move |previous| ctx.settled(previous, |s| s.lane_detail(ctx.format.get())));
+    let detail = move || detail.get();
     view! {
-        <section class="view registers-view" aria-labelledby="registers-heading">
+        <section class="view registers-view" aria-labelledby="registers-heading" aria-busy=move || ctx.busy()>
             <h3 id="registers-heading" class="view-title">
                 "Registers"
                 <select
@@ -51,6 +54,7 @@ pub fn Registers() -> impl IntoView {
                         .map(|f| view! { <option value=format_name(f)>{format_name(f)}</option> })
                         .collect_view()}
                 </select>
+                <HeldNote />
             </h3>
             <Show when=move || { width() == 0 }>
                 <p class="empty-note">"No wave to show until the kernel and its launch are valid."</p>

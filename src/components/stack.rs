@@ -1,93 +1,331 @@
-//! The divergence stack of the selected wave, innermost frame first.
+//! The divergence stack of the selected wave, innermost frame first. A popped frame leaves in
+//! place: its element stays where it was for a short exit animation, hidden from assistive
+//! technology (it is no longer a frame), then goes.
+
+use std::time::Duration;
 
 use leptos::prelude::*;
 
-use super::{use_ctx, LaneStrip};
+use super::{use_ctx, HeldNote, LaneStrip};
+use crate::session::FrameView;
+
+/// How long a popped frame stays for its exit animation (the CSS `frame-leave` lasts a little
+/// less, so the element is never removed mid-animation).
+const LEAVE_MS: u64 = 340;
+
+/// A live frame's identity: where it sits (counted from the bottom of the stack) and which
+/// construct it is. A frame keeps its element while its masks, iteration or side (if → else)
+/// change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct FrameKey {
+    position: usize,
+    line: u32,
+    reconverge: u32,
+}
+
+/// One element of the list.
+#[derive(Clone, Debug, PartialEq)]
+enum Item {
+    Live(FrameKey),
+    /// A popped frame animating out where it was (`id` is unique, so the same construct can be
+    /// pushed again while its last frame is still leaving).
+    Leaving {
+        id: u64,
+        position: usize,
+        frame: FrameView,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum ItemKey {
+    Live(FrameKey),
+    Leaving(u64),
+}
+
+impl Item {
+    fn key(&self) -> ItemKey {
+        match self {
+            Item::Live(key) => ItemKey::Live(*key),
+            Item::Leaving { id, .. } => ItemKey::Leaving(*id),
+        }
+    }
+
+    fn position(&self) -> usize {
+        match self {
+            Item::Live(key) => key.position,
+            Item::Leaving { position, .. } => *position,
+        }
+    }
+}
+
+/// The frames (innermost first, as the session gives them) with their keys.
+fn keyed(frames: &[FrameView]) -> Vec<(FrameKey, FrameView)> {
+    let depth = frames.len();
+    frames
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let key = FrameKey {
+                position: depth - i,
+                line: f.line,
+                reconverge: f.reconverge_line,
+            };
+            (key, f.clone())
+        })
+        .collect()
+}
+
+/// What the list shows after the stack went from `before` to `now`: every live frame, every
+/// frame that disappeared (when `animate`) as a leaving item at the place it had, and the items
+/// of `shown` still leaving. Innermost first; a leaving item sits above a live frame at the
+/// same depth. New leaving items take ids from `next_id`.
+fn next_items(
+    shown: &[Item],
+    before: &[(FrameKey, FrameView)],
+    now: &[(FrameKey, FrameView)],
+    animate: bool,
+    next_id: &mut u64,
+) -> Vec<Item> {
+    let mut items: Vec<Item> = shown
+        .iter()
+        .filter(|item| matches!(item, Item::Leaving { .. }))
+        .cloned()
+        .collect();
+    if animate {
+        for (key, frame) in before {
+            if !now.iter().any(|(k, _)| k == key) {
+                items.push(Item::Leaving {
+                    id: *next_id,
+                    position: key.position,
+                    frame: frame.clone(),
+                });
+                *next_id += 1;
+            }
+        }
+    }
+    items.extend(now.iter().map(|(key, _)| Item::Live(*key)));
+    // Stable: leaving items keep their order among themselves and come before live ones.
+    items.sort_by_key(|item| std::cmp::Reverse(item.position()));
+    items
+}
+
+fn reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
+}
+
+/// A frame's content: kind, where, reconvergence line, masks.
+fn frame_body(frame: Signal<Option<FrameView>>) -> impl IntoView {
+    let with = move |f: fn(&FrameView) -> String| move || frame.with(|v| v.as_ref().map(f));
+    view! {
+        <span class="frame-kind">{with(|f| f.kind.to_string())}</span>
+        <span class="frame-where">
+            {with(|f| format!(" line {}", f.line))}
+            {with(|f| f.iterations.map(|i| format!(", iteration {}", i + 1)).unwrap_or_default())}
+        </span>
+        <span class="frame-reconverge">
+            {with(|f| format!(" · reconverges at line {}", f.reconverge_line))}
+        </span>
+        <div class="masks">
+            {move || {
+                frame
+                    .with(|v| v.as_ref().map(|f| f.masks.clone()))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|m| {
+                        view! {
+                            <div class=format!("mask mask-{}", m.name)>
+                                <span class="mask-name">{m.name}</span>
+                                <LaneStrip lanes=m.lanes />
+                                <span class="mask-text">{m.text}</span>
+                            </div>
+                        }
+                    })
+                    .collect_view()
+            }}
+        </div>
+    }
+}
 
 #[component]
 pub fn Stack() -> impl IntoView {
     let ctx = use_ctx();
-    let frames_memo = Memo::new(move |_| ctx.with(|s| s.stack()));
+    let frames_memo = Memo::new(move |previous| ctx.settled(previous, |s| s.stack()));
     let frames = move || frames_memo.get();
+    let items = RwSignal::new(Vec::<Item>::new());
+    let next_id = StoredValue::new(0u64);
+    // Follows the stack: frames that disappear become leaving items for LEAVE_MS.
+    Effect::new(move |before: Option<Vec<(FrameKey, FrameView)>>| {
+        let now = frames_memo.with(|all| keyed(all));
+        let animate = before.is_some() && !reduced_motion();
+        let mut id = next_id.get_value();
+        let first_new = id;
+        let next = items.with_untracked(|shown| {
+            next_items(
+                shown,
+                before.as_deref().unwrap_or(&[]),
+                &now,
+                animate,
+                &mut id,
+            )
+        });
+        next_id.set_value(id);
+        items.set(next);
+        for leaving in first_new..id {
+            set_timeout(
+                move || {
+                    items.try_update(|list| {
+                        list.retain(|item| item.key() != ItemKey::Leaving(leaving))
+                    });
+                },
+                Duration::from_millis(LEAVE_MS),
+            );
+        }
+        now
+    });
     view! {
-        <section class="view stack-view" aria-labelledby="stack-heading">
+        <section class="view stack-view" aria-labelledby="stack-heading" aria-busy=move || ctx.busy()>
             <h3 id="stack-heading" class="view-title">
                 "Divergence stack"
                 <span class="view-note">{move || format!("depth {}", frames().len())}</span>
+                <HeldNote />
             </h3>
             <ol class="stack" role="list" aria-label="Divergence stack">
-                // Keyed by position from the bottom, line and kind: a frame keeps its element
-                // (and does not animate again) while its masks change.
-                <For
-                    each=move || {
-                        let all = frames();
-                        let depth = all.len();
-                        all.into_iter()
-                            .enumerate()
-                            .map(move |(i, f)| (depth - i, f.line, f.kind, f.reconverge_line))
-                            .collect::<Vec<_>>()
-                    }
-                    key=|key| *key
-                    let:key
-                >
-                    {
-                        let (position, line, kind, reconverge) = key;
-                        let frame = move || {
-                            frames_memo
-                                .with(|all| {
-                                    all.len().checked_sub(position).and_then(|i| all.get(i).cloned())
-                                })
-                        };
-                        view! {
-                            <li role="listitem" class=format!("frame frame-{kind}")>
-                                <span class="frame-kind">{kind}</span>
-                                <span class="frame-where">
-                                    {format!(" line {line}")}
-                                    {move || {
-                                        frame()
-                                            .and_then(|f| f.iterations)
-                                            .map(|i| format!(", iteration {}", i + 1))
-                                    }}
-                                </span>
-                                <span class="frame-reconverge">
-                                    {format!(" · reconverges at line {reconverge}")}
-                                </span>
-                                <div class="masks">
-                                    {move || {
-                                        frame()
-                                            .map(|f| f.masks)
-                                            .unwrap_or_default()
-                                            .into_iter()
-                                            .map(|m| {
-                                                view! {
-                                                    <div class=format!("mask mask-{}", m.name)>
-                                                        <span class="mask-name">{m.name}</span>
-                                                        <LaneStrip lanes=m.lanes />
-                                                        <span class="mask-text">{m.text}</span>
-                                                    </div>
-                                                }
-                                            })
-                                            .collect_view()
-                                    }}
-                                </div>
-                            </li>
+                <For each=move || items.get() key=Item::key let:item>
+                    {match item {
+                        Item::Live(key) => {
+                            let frame = Signal::derive(move || {
+                                frames_memo
+                                    .with(|all| {
+                                        all.len()
+                                            .checked_sub(key.position)
+                                            .and_then(|i| all.get(i).cloned())
+                                    })
+                            });
+                            let kind = move || frame.with(|f| f.as_ref().map_or("", |f| f.kind));
+                            view! {
+                                <li role="listitem" class=move || format!("frame frame-{}", kind())>
+                                    {frame_body(frame)}
+                                </li>
+                            }
+                                .into_any()
                         }
-                    }
+                        Item::Leaving { frame, .. } => {
+                            let class = format!("frame frame-{} leaving", frame.kind);
+                            let frame = Signal::stored(Some(frame));
+                            // Gone from the stack: not a list item for assistive technology.
+                            view! {
+                                <li role="none" aria-hidden="true" class=class>
+                                    {frame_body(frame)}
+                                </li>
+                            }
+                                .into_any()
+                        }
+                    }}
                 </For>
             </ol>
-            // Frames the last step popped fade out below the list (not list items: they are gone).
-            <div class="popped" aria-hidden="true">
-                {move || {
-                    ctx.with(|s| s.last_events())
-                        .into_iter()
-                        .filter(|e| e.kind.starts_with("pop-"))
-                        .map(|e| view! { <div class="frame frame-popped">{e.text}</div> })
-                        .collect_view()
-                }}
-            </div>
             <Show when=move || frames().is_empty() && ctx.with(|s| s.wave_width() > 0)>
                 <p class="empty-note">"No frame: every present lane runs together."</p>
             </Show>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::MaskRow;
+
+    fn frame(kind: &'static str, line: u32, reconverge: u32) -> FrameView {
+        FrameView {
+            kind,
+            line,
+            reconverge_line: reconverge,
+            masks: vec![MaskRow {
+                name: "entry",
+                lanes: vec![true, false],
+                text: "0".to_string(),
+            }],
+            iterations: None,
+            listitem: String::new(),
+        }
+    }
+
+    fn positions(items: &[Item]) -> Vec<(usize, bool)> {
+        items
+            .iter()
+            .map(|i| (i.position(), matches!(i, Item::Leaving { .. })))
+            .collect()
+    }
+
+    #[test]
+    fn a_popped_frame_stays_in_its_place_while_it_leaves() {
+        let outer = frame("loop", 3, 9);
+        let inner = frame("if", 5, 7);
+        let before = keyed(&[inner.clone(), outer.clone()]);
+        let now = keyed(std::slice::from_ref(&outer));
+        let shown: Vec<Item> = before.iter().map(|(k, _)| Item::Live(*k)).collect();
+        let mut id = 10;
+        let items = next_items(&shown, &before, &now, true, &mut id);
+        // The if frame (depth 2) leaves above the loop frame, which keeps its key.
+        assert_eq!(positions(&items), vec![(2, true), (1, false)]);
+        assert_eq!(
+            items[0],
+            Item::Leaving {
+                id: 10,
+                position: 2,
+                frame: inner.clone()
+            }
+        );
+        assert_eq!(items[1], shown[1]);
+        assert_eq!(id, 11);
+        // Without animation (reduced motion) nothing leaves.
+        let mut id = 0;
+        assert_eq!(
+            positions(&next_items(&shown, &before, &now, false, &mut id)),
+            vec![(1, false)]
+        );
+        assert_eq!(id, 0);
+    }
+
+    #[test]
+    fn the_same_construct_pushed_again_gets_a_new_element_beside_the_leaving_one() {
+        let outer = frame("loop", 3, 9);
+        let inner = frame("if", 5, 7);
+        let with_inner = keyed(&[inner.clone(), outer.clone()]);
+        let only_outer = keyed(std::slice::from_ref(&outer));
+        let mut id = 0;
+        let live: Vec<Item> = with_inner.iter().map(|(k, _)| Item::Live(*k)).collect();
+        let popped = next_items(&live, &with_inner, &only_outer, true, &mut id);
+        // Next iteration: the same if is entered again while the old frame still leaves.
+        let again = next_items(&popped, &only_outer, &with_inner, true, &mut id);
+        assert_eq!(positions(&again), vec![(2, true), (2, false), (1, false)]);
+        let keys: std::collections::HashSet<ItemKey> = again.iter().map(Item::key).collect();
+        assert_eq!(keys.len(), 3, "every element has its own key");
+    }
+
+    #[test]
+    fn an_if_turning_to_its_else_side_is_the_same_frame() {
+        let before = keyed(&[frame("if", 5, 9)]);
+        let now = keyed(&[frame("else", 5, 9)]);
+        let shown: Vec<Item> = before.iter().map(|(k, _)| Item::Live(*k)).collect();
+        let mut id = 0;
+        assert_eq!(next_items(&shown, &before, &now, true, &mut id), shown);
+    }
+
+    #[test]
+    fn several_frames_popped_at_once_leave_in_their_order() {
+        let frames = [frame("if", 7, 8), frame("if", 5, 10), frame("loop", 3, 12)];
+        let before = keyed(&frames);
+        let now = keyed(&frames[2..]);
+        let shown: Vec<Item> = before.iter().map(|(k, _)| Item::Live(*k)).collect();
+        let mut id = 0;
+        let items = next_items(&shown, &before, &now, true, &mut id);
+        assert_eq!(positions(&items), vec![(3, true), (2, true), (1, false)]);
     }
 }

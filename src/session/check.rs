@@ -17,56 +17,196 @@ fn f32_at(bytes: &[u8], offset: usize) -> Option<f32> {
 }
 
 impl Check {
-    /// The verdict, e.g. "GEMM check: max error 0 over 65536 values".
+    /// The verdict, e.g. "GEMM check: max error 0 over 65536 values", computed at once.
     pub fn report(&self, initial: &[u8], final_memory: &[u8]) -> String {
-        match *self {
-            Check::Gemm { n, a, b, c } => match gemm_max_error(n, a, b, c, initial, final_memory) {
-                Some((error, count)) => {
-                    format!("GEMM check: max error {error} over {count} values")
-                }
-                None => "GEMM check: the matrices do not fit in device memory".to_string(),
-            },
+        let mut run = CheckRun::new(*self);
+        loop {
+            if let Some(report) = run.advance(initial, final_memory, u64::MAX) {
+                return report;
+            }
         }
     }
 }
 
-/// The reference C computed from `initial` (A and B), compared with C in `final_memory`.
-/// Returns the largest absolute difference (infinite when a value is NaN on one side only) and
-/// the number of values compared.
-pub(crate) fn gemm_max_error(
-    n: u32,
-    a: u32,
-    b: u32,
-    c: u32,
-    initial: &[u8],
-    final_memory: &[u8],
-) -> Option<(f32, usize)> {
-    let n = n as usize;
-    let read = |bytes: &[u8], base: u32| -> Option<Vec<f32>> {
-        (0..n * n)
-            .map(|i| f32_at(bytes, base as usize + i * 4))
-            .collect()
-    };
-    let matrix_a = read(initial, a)?;
-    let matrix_b = read(initial, b)?;
-    let result = read(final_memory, c)?;
-    let mut worst = 0f32;
-    for i in 0..n {
-        for j in 0..n {
-            let mut acc = 0f32;
-            for k in 0..n {
-                acc = matrix_a[i * n + k].mul_add(matrix_b[k * n + j], acc);
+/// A check in progress. The reference is computed a few rows at a time, so that the page can
+/// spread a large check over several short tasks instead of one that holds its main thread.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct CheckRun {
+    check: Check,
+    next_row: usize,
+    worst: f32,
+}
+
+impl CheckRun {
+    pub(crate) fn new(check: Check) -> Self {
+        CheckRun {
+            check,
+            next_row: 0,
+            worst: 0.0,
+        }
+    }
+
+    /// Computes rows of the reference until about `budget` multiply-adds are spent (at least one
+    /// row); returns the verdict once every row is done.
+    pub(crate) fn advance(
+        &mut self,
+        initial: &[u8],
+        final_memory: &[u8],
+        budget: u64,
+    ) -> Option<String> {
+        match self.check {
+            Check::Gemm { n, a, b, c } => {
+                let Some(matrices) = GemmMatrices::read(n, a, b, c, initial, final_memory) else {
+                    return Some(
+                        "GEMM check: the matrices do not fit in device memory".to_string(),
+                    );
+                };
+                let n = n as usize;
+                let per_row = (n as u64).saturating_mul(n as u64).max(1);
+                let rows = (budget / per_row).max(1) as usize;
+                let end = self.next_row.saturating_add(rows).min(n);
+                for i in self.next_row..end {
+                    self.worst = self.worst.max(matrices.row_error(i));
+                }
+                self.next_row = end;
+                (end == n)
+                    .then(|| format!("GEMM check: max error {} over {} values", self.worst, n * n))
             }
-            let got = result[i * n + j];
-            let error = if acc.is_nan() && got.is_nan() {
+        }
+    }
+}
+
+/// A, B (from the initial memory) and C (from the final memory) as f32 values.
+struct GemmMatrices {
+    n: usize,
+    a: Vec<f32>,
+    b: Vec<f32>,
+    c: Vec<f32>,
+}
+
+impl GemmMatrices {
+    fn read(n: u32, a: u32, b: u32, c: u32, initial: &[u8], final_memory: &[u8]) -> Option<Self> {
+        let n = n as usize;
+        let read = |bytes: &[u8], base: u32| -> Option<Vec<f32>> {
+            (0..n * n)
+                .map(|i| f32_at(bytes, base as usize + i * 4))
+                .collect()
+        };
+        Some(GemmMatrices {
+            n,
+            a: read(initial, a)?,
+            b: read(initial, b)?,
+            c: read(final_memory, c)?,
+        })
+    }
+
+    /// The largest absolute difference in row `i` of C (infinite when a value is NaN on one
+    /// side only). k is outermost, so each value still accumulates in ascending k as the kernel
+    /// does, and the inner loop walks rows of B contiguously.
+    fn row_error(&self, i: usize) -> f32 {
+        let n = self.n;
+        let mut row = vec![0f32; n];
+        for k in 0..n {
+            let a_ik = self.a[i * n + k];
+            for (acc, &b_kj) in row.iter_mut().zip(&self.b[k * n..(k + 1) * n]) {
+                *acc = fused(a_ik, b_kj, *acc);
+            }
+        }
+        let mut worst = 0f32;
+        for (&expected, &got) in row.iter().zip(&self.c[i * n..(i + 1) * n]) {
+            let error = if expected.is_nan() && got.is_nan() {
                 0.0
-            } else if acc.is_nan() || got.is_nan() {
+            } else if expected.is_nan() || got.is_nan() {
                 f32::INFINITY
             } else {
-                (acc - got).abs()
+                (expected - got).abs()
             };
             worst = worst.max(error);
         }
+        worst
     }
-    Some((worst, n * n))
+}
+
+/// `a × b + c` rounded once, with the engine's round-to-odd method. `f32::mul_add` would give the
+/// same bits, but in wasm (no fused multiply-add instruction) it is a software call per value, and
+/// the 16.7 million of a 256 × 256 check would hold the page's main thread for hundreds of ms.
+fn fused(a: f32, b: f32, c: f32) -> f32 {
+    f32::from_bits(wave_engine::numeric::float::fma_by_round_to_odd(
+        a.to_bits(),
+        b.to_bits(),
+        c.to_bits(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checks_fused_multiply_add_rounds_once_like_mul_add() {
+        // Values whose product and sum need more than f32 precision, where rounding twice (f64
+        // then f32) differs from rounding once.
+        let values = [
+            1.0f32,
+            -1.0,
+            1.0 + f32::EPSILON,
+            1.0 - f32::EPSILON / 2.0,
+            3.0e-8,
+            -5.960_464_5e-8,
+            0.1,
+            1.0e20,
+            -7.5e-39,
+            16_777_217.0,
+            0.333_333_34,
+        ];
+        for &a in &values {
+            for &b in &values {
+                for &c in &values {
+                    assert_eq!(
+                        fused(a, b, c).to_bits(),
+                        a.mul_add(b, c).to_bits(),
+                        "{a} * {b} + {c}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_wrong_value_of_c_is_reported() {
+        let n = 2u32;
+        let a = [1.0f32, 2.0, 3.0, 4.0];
+        let b = [5.0f32, 6.0, 7.0, 8.0];
+        let mut memory = Vec::new();
+        for v in a.iter().chain(&b).chain(&[19.0f32, 22.0, 43.0, 50.0]) {
+            memory.extend_from_slice(&v.to_le_bytes());
+        }
+        let check = Check::Gemm {
+            n,
+            a: 0,
+            b: 16,
+            c: 32,
+        };
+        assert_eq!(
+            check.report(&memory, &memory),
+            "GEMM check: max error 0 over 4 values"
+        );
+        let mut wrong = memory.clone();
+        wrong[44..48].copy_from_slice(&47.5f32.to_le_bytes());
+        assert_eq!(
+            check.report(&memory, &wrong),
+            "GEMM check: max error 2.5 over 4 values"
+        );
+        // In steps of one row, the same verdict only after the last row.
+        let mut run = CheckRun::new(check);
+        assert_eq!(run.advance(&memory, &wrong, 1), None);
+        assert_eq!(
+            run.advance(&memory, &wrong, 1).as_deref(),
+            Some("GEMM check: max error 2.5 over 4 values")
+        );
+        assert_eq!(
+            check.report(&memory, &memory[..40]),
+            "GEMM check: the matrices do not fit in device memory"
+        );
+    }
 }

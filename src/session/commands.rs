@@ -19,6 +19,7 @@ impl Session {
         self.machine = None;
         self.run_target = None;
         self.last_events.clear();
+        self.check_run = None;
         self.check_report = None;
         self.selection.workgroup = 0;
         if !self.program_current {
@@ -115,12 +116,16 @@ impl Session {
         self.after_stop(stop, true)
     }
 
-    /// Runs to the end, a breakpoint or a trap without yielding (tests, the command line).
+    /// Runs to the end, a breakpoint or a trap without yielding (tests, the command line), and
+    /// completes the check when the grid finished.
     pub fn run_all(&mut self) -> RunProgress {
         loop {
             match self.run_slice(BIG_SLICE) {
                 RunProgress::Running => continue,
-                other => return other,
+                other => {
+                    while self.advance_check(u64::MAX) {}
+                    return other;
+                }
             }
         }
     }
@@ -281,7 +286,7 @@ impl Session {
             Stop::Finished => {
                 self.state = RunState::Finished;
                 self.run_target = None;
-                self.run_check();
+                self.check_run = self.check.map(super::check::CheckRun::new);
                 RunProgress::Finished
             }
             Stop::Trap(trap) => {
@@ -318,14 +323,6 @@ impl Session {
         };
         self.clamp_selection();
         progress
-    }
-
-    fn run_check(&mut self) {
-        if let (Some(check), Some(launch), Some(machine)) =
-            (self.check, self.launch.as_ref(), self.machine.as_ref())
-        {
-            self.check_report = Some(check.report(&launch.device_memory, machine.device().bytes()));
-        }
     }
 
     /// Per instruction: whether a run stops before it.
@@ -377,6 +374,7 @@ impl Session {
                 .map(|&r| (r, wave.row(r).to_vec()))
                 .collect(),
             predicates: wave.predicates,
+            active: super::lanes::active_lanes(wave),
         }
     }
 

@@ -13,6 +13,15 @@ pub struct LaneView {
     pub reason: Option<String>,
     /// "Lane N: active" or "Lane N: inactive", then ": reason" when there is one.
     pub aria_label: String,
+    /// The last command turned the lane on or off.
+    pub changed: bool,
+}
+
+/// The lanes of `wave` the lanes view shows as active, as a mask.
+pub(super) fn active_lanes(wave: &Wave) -> u64 {
+    (0..wave.width.min(64))
+        .filter(|&lane| wave.lane_state(lane) == LaneState::Active)
+        .fold(0, |mask, lane| mask | 1 << lane)
 }
 
 impl Session {
@@ -21,6 +30,8 @@ impl Session {
         let Some(wave) = self.selected_wave() else {
             return Vec::new();
         };
+        let same_wave = self.before.workgroup == self.selection.workgroup
+            && self.before.wave == self.selection.wave;
         (0..wave.width)
             .map(|lane| {
                 let state = wave.lane_state(lane);
@@ -34,11 +45,13 @@ impl Session {
                     aria_label.push_str(": ");
                     aria_label.push_str(reason);
                 }
+                let was_active = self.before.active >> lane & 1 == 1;
                 LaneView {
                     lane,
                     active,
                     reason,
                     aria_label,
+                    changed: same_wave && was_active != active,
                 }
             })
             .collect()

@@ -57,6 +57,8 @@ struct Snapshot {
     wave: u32,
     registers: Vec<(u8, Vec<u32>)>,
     predicates: [u64; 4],
+    /// The wave's lanes that were executing.
+    active: u64,
 }
 
 pub struct Session {
@@ -80,7 +82,36 @@ pub struct Session {
     /// Registers written anywhere in the selected kernel's source, ascending.
     used_registers: Vec<u8>,
     check: Option<Check>,
+    /// The check computing after the grid finished (see [`Session::advance_check`]).
+    check_run: Option<check::CheckRun>,
     check_report: Option<String>,
+    /// The gallery example this work came from, while it still is that example.
+    example: Option<ExampleOrigin>,
+}
+
+/// The example a session started from, kept through edits (then marked edited) until the source
+/// no longer declares any of the example's kernels.
+#[derive(Clone, Debug)]
+struct ExampleOrigin {
+    id: &'static str,
+    /// The example's own source, to tell whether the work is edited.
+    source: String,
+    /// Kernel names the example declares.
+    kernels: Vec<String>,
+}
+
+impl ExampleOrigin {
+    fn of(example: &crate::examples::Example) -> Self {
+        let kernels = compile(&example.source)
+            .program
+            .map(|p| p.kernels.into_iter().map(|k| k.name).collect())
+            .unwrap_or_default();
+        ExampleOrigin {
+            id: example.id,
+            source: example.source.clone(),
+            kernels,
+        }
+    }
 }
 
 impl Session {
@@ -103,7 +134,9 @@ impl Session {
             before: Snapshot::default(),
             used_registers: Vec::new(),
             check: None,
+            check_run: None,
             check_report: None,
+            example: None,
         };
         session.set_source(source);
         session
@@ -113,7 +146,50 @@ impl Session {
     pub fn from_example(example: &crate::examples::Example) -> Self {
         let mut session = Session::new(&example.source, example.form.clone());
         session.check = example.check;
+        session.example = Some(ExampleOrigin {
+            id: example.id,
+            source: example.source.clone(),
+            kernels: session.kernel_names(),
+        });
         session
+    }
+
+    /// The id of the gallery example this work came from (its explanation stays on show), until
+    /// the source no longer declares any of that example's kernels.
+    pub fn example(&self) -> Option<&'static str> {
+        self.example.as_ref().map(|e| e.id)
+    }
+
+    /// The source differs from the example's own.
+    pub fn example_edited(&self) -> bool {
+        self.example
+            .as_ref()
+            .is_some_and(|e| e.source != self.source)
+    }
+
+    /// Remembers that this work came from the example `id` (a share link or autosave says so);
+    /// an id the gallery does not have, or an example whose kernels the source no longer
+    /// declares, is ignored.
+    fn remember_example(&mut self, id: Option<&str>) {
+        self.example = id
+            .and_then(crate::examples::example)
+            .map(|e| ExampleOrigin::of(&e));
+        self.forget_example_if_replaced();
+    }
+
+    /// Forgets the example once the source, compiled without errors, declares none of its
+    /// kernels: the work is something else now. (Sources with errors keep it: that is typing.)
+    fn forget_example_if_replaced(&mut self) {
+        let replaced = match (&self.example, self.program_current, &self.program) {
+            (Some(example), true, Some(program)) => !program
+                .kernels
+                .iter()
+                .any(|k| example.kernels.contains(&k.name)),
+            _ => false,
+        };
+        if replaced {
+            self.example = None;
+        }
     }
 
     /// Replaces the source (the caller debounces typing): recompiles, keeps the last good program
@@ -129,6 +205,7 @@ impl Session {
             }
             None => self.program_current = false,
         }
+        self.forget_example_if_replaced();
         self.revalidate();
     }
 
@@ -212,7 +289,35 @@ impl Session {
 
     pub fn set_check(&mut self, check: Option<Check>) {
         self.check = check;
+        self.check_run = None;
         self.check_report = None;
+    }
+
+    /// The grid finished and its check is still computing: call [`Session::advance_check`].
+    pub fn check_pending(&self) -> bool {
+        self.check_run.is_some()
+    }
+
+    /// Computes about `budget` multiply-adds of the pending check (at least one row), and its
+    /// report when it is complete. Returns true while some work remains. The page calls it in
+    /// separate tasks so that a large check never holds the main thread for long.
+    pub fn advance_check(&mut self, budget: u64) -> bool {
+        let (Some(run), Some(launch), Some(machine)) = (
+            self.check_run.as_mut(),
+            self.launch.as_ref(),
+            self.machine.as_ref(),
+        ) else {
+            self.check_run = None;
+            return false;
+        };
+        match run.advance(&launch.device_memory, machine.device().bytes(), budget) {
+            Some(report) => {
+                self.check_report = Some(report);
+                self.check_run = None;
+                false
+            }
+            None => true,
+        }
     }
 
     /// The check's verdict once the grid finished, e.g. "GEMM check: max error 0 over 65536

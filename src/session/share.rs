@@ -92,6 +92,10 @@ struct SharePayload {
     /// the end) happens on the attempt after the last counted step, so re-running needs it.
     #[serde(default)]
     trapped: bool,
+    /// The gallery example the work came from (links made before it existed have none; an id
+    /// this version does not know is ignored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    example: Option<String>,
 }
 
 /// What autosave keeps: the work, not the moment.
@@ -101,6 +105,8 @@ struct AutosavePayload {
     form: ConfigForm,
     #[serde(default)]
     check: Option<Check>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    example: Option<String>,
 }
 
 fn encode<T: Serialize>(tag: &str, payload: &T) -> String {
@@ -160,6 +166,7 @@ impl Session {
                 breakpoints: self.breakpoints(),
                 check: self.check,
                 trapped: matches!(self.state, super::RunState::Trapped(_)),
+                example: self.example().map(str::to_string),
             },
         )
     }
@@ -173,6 +180,7 @@ impl Session {
         }
         let mut session = Session::new(&payload.source, payload.form);
         session.check = payload.check;
+        session.remember_example(payload.example.as_deref());
         session.breakpoints = payload.breakpoints.into_iter().collect();
         session.run_to_step(payload.steps);
         if payload.trapped && session.state.can_run() {
@@ -192,6 +200,7 @@ impl Session {
                 source: self.source.clone(),
                 form: self.form.clone(),
                 check: self.check,
+                example: self.example().map(str::to_string),
             },
         )
     }
@@ -201,6 +210,7 @@ impl Session {
         let payload: AutosavePayload = decode(AUTOSAVE_VERSION, text)?;
         let mut session = Session::new(&payload.source, payload.form);
         session.check = payload.check;
+        session.remember_example(payload.example.as_deref());
         Ok(session)
     }
 }

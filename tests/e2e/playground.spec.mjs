@@ -238,3 +238,166 @@ test('lanes: one tab stop, arrows move the selected lane and its detail', async 
   await page.getByRole('button', { name: /^Lane 5:/ }).click();
   await expect(page.getByLabel('Selected lane')).toContainText('Lane 5');
 });
+
+test('the page publishes its own step and run timings (User Timing)', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'loop-exit');
+  await step(page);
+  await page.waitForFunction(() => performance.getEntriesByName('wave:step-render').length === 1);
+  const [stepped] = await page.evaluate(() => performance.getEntriesByName('wave:step').map((e) => e.duration));
+  expect(stepped).toBeGreaterThanOrEqual(0);
+  expect(stepped).toBeLessThan(5_000);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status')).toHaveText(/^finished after (\d+) wave-instructions/);
+  await page.waitForFunction(() => performance.getEntriesByName('wave:run-engine').length === 1);
+  const total = Number((await page.getByRole('status').textContent()).match(/after (\d+)/)[1]);
+  const [run, engine] = await page.evaluate(() =>
+    ['wave:run', 'wave:run-engine'].map((n) => {
+      const e = performance.getEntriesByName(n)[0];
+      return { start: e.startTime, duration: e.duration, detail: e.detail };
+    }));
+  expect(run.detail.outcome).toBe('finished');
+  // The run started after the one step, so it executed all the others.
+  expect(run.detail.steps).toBe(total - 1);
+  expect(run.detail.slices).toBeGreaterThanOrEqual(1);
+  expect(engine.start).toBe(run.start);
+  expect(engine.duration).toBeCloseTo(run.detail.engineMs, 6);
+  expect(engine.duration).toBeLessThanOrEqual(run.duration);
+});
+
+test('while a long run is in progress the heavy views say they are held, and Pause answers', async ({ page }) => {
+  await page.goto('/');
+  // A loop with no end and no instruction budget: it runs until paused.
+  await page.getByRole('textbox', { name: 'Kernel source' }).fill(
+    '.kernel spin\n.registers 2\n    mov_imm r1, 1\n    loop\n        nop\n    endloop\n    halt\n.end');
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  await page.getByRole('textbox', { name: 'Instruction budget' }).fill('0');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status')).toHaveText('running…');
+  const registers = page.getByRole('region', { name: /^Registers/ });
+  await expect(registers).toHaveAttribute('aria-busy', 'true');
+  await expect(registers.getByText('held while running')).toBeVisible();
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(page.getByRole('status')).toHaveText(/^paused/);
+  await expect(registers).not.toHaveAttribute('aria-busy', /./);
+  await expect(registers.getByText('held while running')).toBeHidden();
+  await page.waitForFunction(() => performance.getEntriesByName('wave:run').length === 1);
+  expect(await page.evaluate(() => performance.getEntriesByName('wave:run')[0].detail.outcome)).toBe('paused');
+});
+
+// Steps once and waits until the page has updated its views for that step.
+async function stepAndSettle(page) {
+  const count = await page.evaluate(() => performance.getEntriesByName('wave:step').length);
+  await step(page);
+  await page.waitForFunction((c) => performance.getEntriesByName('wave:step').length > c, count);
+}
+
+const stackDepth = async (page) =>
+  Number((await page.locator('#stack-heading .view-note').first().textContent()).match(/depth (\d+)/)[1]);
+
+test('a popped frame leaves in place and is no list item while it animates', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'nested-if');
+  const stack = page.getByRole('list', { name: 'Divergence stack' });
+  const leaving = stack.locator('li.leaving');
+  let depth = 0;
+  let popped = false;
+  for (let i = 0; i < 30 && !popped; i++) {
+    await stepAndSettle(page);
+    const now = await stackDepth(page);
+    popped = now < depth;
+    depth = now;
+  }
+  expect(popped).toBe(true);
+  // Right after the pop: the list items are exactly the live frames, and the popped frame is
+  // still there, on top where it was, hidden from assistive technology.
+  await expect(frames(page)).toHaveCount(depth);
+  await expect(leaving).toHaveCount(1);
+  await expect(stack.locator('li').first()).toHaveClass(/leaving/);
+  await expect(leaving).toHaveAttribute('aria-hidden', 'true');
+  await expect(leaving).toHaveAttribute('role', 'none');
+  await expect(leaving).toHaveText(/^(if|else) line \d+ · reconverges at line \d+/);
+  // Then it goes.
+  await expect(leaving).toHaveCount(0);
+  await expect(stack.locator('li')).toHaveCount(depth);
+});
+
+test('with reduced motion a popped frame goes at once', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/');
+  await pickExample(page, 'if-else');
+  let depth = 0;
+  let popped = false;
+  for (let i = 0; i < 30 && !popped; i++) {
+    await stepAndSettle(page);
+    const now = await stackDepth(page);
+    popped = now < depth;
+    depth = now;
+    if (popped) {
+      expect(await page.locator('ol.stack > li.leaving').count()).toBe(0);
+    }
+  }
+  expect(popped).toBe(true);
+  await expect(page.locator('ol.stack > li')).toHaveCount(0);
+});
+
+test('a link copied from an example shows its explanation in a fresh browser', async ({ page, browser }) => {
+  await page.goto('/');
+  await pickExample(page, 'break-in-if');
+  const notes = page.locator('details.example-notes');
+  await expect(notes.locator('summary')).toHaveText(/^Break inside if/);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const hash = await page.evaluate(() => location.hash);
+  expect(hash).toMatch(/^#v1\./);
+
+  const fresh = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    const errors = [];
+    other.on('pageerror', (e) => errors.push(e.message));
+    await other.goto('/' + hash);
+    const otherNotes = other.locator('details.example-notes');
+    await expect(otherNotes.locator('summary')).toHaveText(/^Break inside if/);
+    await expect(otherNotes).toContainText('A lane that breaks inside an `if` leaves the loop');
+    await expect(other.getByRole('combobox', { name: 'Examples' })).toHaveValue('break-in-if');
+    await expect(otherNotes.getByText('edited')).toBeHidden();
+    expect(errors).toEqual([]);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('an edited example says so, travels in links and autosave, and can be restored', async ({ page, browser }) => {
+  await page.goto('/');
+  await pickExample(page, 'if-else');
+  const editor = page.getByRole('textbox', { name: 'Kernel source' });
+  const original = await editor.inputValue();
+  await editor.fill(original.replace('mov_imm  r1, 3', 'mov_imm  r1, 5'));
+  const notes = page.locator('details.example-notes');
+  await expect(notes.getByText('edited')).toBeVisible();
+  await expect(notes.locator('summary')).toContainText('If / else divergence');
+  // The autosave keeps the origin: a reload shows the same explanation, still edited.
+  await page.waitForTimeout(400);
+  await page.reload();
+  await expect(notes.locator('summary')).toContainText('If / else divergence');
+  await expect(notes.getByText('edited')).toBeVisible();
+  // So does a link, opened in a fresh browser.
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const hash = await page.evaluate(() => location.hash);
+  const fresh = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    await other.goto('/' + hash);
+    await expect(other.locator('details.example-notes').getByText('edited')).toBeVisible();
+  } finally {
+    await fresh.close();
+  }
+  await notes.getByRole('button', { name: 'Restore the original example' }).click();
+  await expect(editor).toHaveValue(original);
+  await expect(notes.getByText('edited')).toBeHidden();
+  // Another kernel altogether: the explanation goes.
+  await editor.fill('.kernel mine\n    halt\n.end');
+  await expect(notes).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Examples' })).toHaveValue('');
+});

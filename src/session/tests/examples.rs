@@ -75,3 +75,41 @@ fn gemm_example_matches_the_rust_reference_exactly() {
     let report = check.report(&initial, &corrupted);
     assert!(report.starts_with("GEMM check: max error 99"), "{report}");
 }
+
+#[test]
+fn a_finished_run_leaves_its_check_to_compute_in_small_parts() {
+    use crate::session::{Check, ElemType, RegionForm, RegionKind};
+    // A 2 × 2 "GEMM" whose C is already in memory: the kernel only halts.
+    let mut s = super::session(".kernel k\n    halt\n.end\n", 1, 1);
+    let mut form = s.form().clone();
+    let mut region = RegionForm::new(RegionKind::Literal, ElemType::F32, "0");
+    region.values = "1 2 3 4  5 6 7 8  19 22 43 51".to_string();
+    form.regions.push(region);
+    s.set_form(form);
+    s.set_check(Some(Check::Gemm {
+        n: 2,
+        a: 0,
+        b: 16,
+        c: 32,
+    }));
+    assert_eq!(s.run_slice(100), RunProgress::Finished);
+    assert!(s.check_pending());
+    assert_eq!(s.check_report(), None);
+    // A budget of one multiply-add still computes one row per call.
+    assert!(s.advance_check(1));
+    assert_eq!(s.check_report(), None);
+    assert!(!s.advance_check(1));
+    assert!(!s.check_pending());
+    assert_eq!(
+        s.check_report(),
+        Some("GEMM check: max error 1 over 4 values")
+    );
+    // Reset forgets both the verdict and any check in progress.
+    s.reset();
+    assert_eq!(s.check_report(), None);
+    assert_eq!(s.run_slice(100), RunProgress::Finished);
+    assert!(s.check_pending());
+    s.reset();
+    assert!(!s.check_pending());
+    assert!(!s.advance_check(1));
+}

@@ -157,3 +157,92 @@ fn a_link_to_a_budget_trap_restores_the_trap() {
     assert_eq!(restored.status_text(), s.status_text());
     assert_eq!(restored.step_count(), 50);
 }
+
+/// Decodes a link's JSON, lets `change` edit it, and encodes it again.
+fn with_payload(link: &str, change: impl FnOnce(&mut serde_json::Value)) -> String {
+    let (tag, body) = link.split_once('.').unwrap();
+    let body = URL_SAFE_NO_PAD.decode(body).unwrap();
+    let json = miniz_oxide::inflate::decompress_to_vec(&body).unwrap();
+    let mut value: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    change(&mut value);
+    encoded(tag, value.to_string().as_bytes())
+}
+
+#[test]
+fn links_and_autosaves_remember_the_example_they_came_from() {
+    let mut s = lesson("nested-if");
+    for _ in 0..5 {
+        s.step();
+    }
+    assert_eq!(s.example(), Some("nested-if"));
+    let restored = Session::restore(&s.share_state()).unwrap();
+    assert_eq!(restored.example(), Some("nested-if"));
+    assert!(!restored.example_edited());
+    let saved = Session::restore_autosave(&s.autosave()).unwrap();
+    assert_eq!(saved.example(), Some("nested-if"));
+    // Work that is not an example says so too.
+    let plain = super::session(".kernel mine\n    halt\n.end\n", 1, 1);
+    assert_eq!(plain.example(), None);
+    assert_eq!(
+        Session::restore(&plain.share_state()).unwrap().example(),
+        None
+    );
+}
+
+#[test]
+fn links_without_an_example_or_with_an_unknown_one_still_open() {
+    let s = lesson("loop-exit");
+    let link = s.share_state();
+    let old = with_payload(&link, |v| {
+        v.as_object_mut().unwrap().remove("example");
+    });
+    let restored = Session::restore(&old).unwrap();
+    assert_eq!(restored.source(), s.source());
+    assert_eq!(restored.example(), None);
+    let unknown = with_payload(&link, |v| v["example"] = "no-such-lesson".into());
+    let restored = Session::restore(&unknown).unwrap();
+    assert_eq!(restored.source(), s.source());
+    assert_eq!(restored.example(), None);
+    let old_autosave = with_payload(&s.autosave(), |v| {
+        v.as_object_mut().unwrap().remove("example");
+    });
+    assert_eq!(
+        Session::restore_autosave(&old_autosave).unwrap().example(),
+        None
+    );
+    // The id of another example whose kernel this source does not declare is not believed.
+    let other = with_payload(&link, |v| v["example"] = "if-else".into());
+    assert_eq!(Session::restore(&other).unwrap().example(), None);
+}
+
+#[test]
+fn an_edited_example_keeps_its_explanation_until_it_is_another_kernel() {
+    let mut s = lesson("if-else");
+    let original = s.source().to_string();
+    let tweaked = original.replace("mov_imm  r1, 3", "mov_imm  r1, 5");
+    assert_ne!(tweaked, original);
+    s.set_source(&tweaked);
+    assert_eq!(s.example(), Some("if-else"));
+    assert!(s.example_edited());
+    // Links and autosaves keep the edited work's origin.
+    let restored = Session::restore(&s.share_state()).unwrap();
+    assert_eq!(restored.example(), Some("if-else"));
+    assert!(restored.example_edited());
+    // Half-typed text with errors is still that example.
+    s.set_source(&original.replace("    halt\n", "    hal\n"));
+    assert!(matches!(s.state(), RunState::SourceErrors(_)));
+    assert_eq!(s.example(), Some("if-else"));
+    // Back to the original: no longer edited.
+    s.set_source(&original);
+    assert!(!s.example_edited());
+    // Another kernel altogether (or the example's kernel renamed): the example is forgotten,
+    // and stays forgotten.
+    s.set_source(&original.replace(".kernel if_else", ".kernel my_split"));
+    assert_eq!(s.state(), &RunState::Ready);
+    assert_eq!(s.example(), None);
+    s.set_source(&original);
+    assert_eq!(s.example(), None);
+    let mut t = lesson("loop-exit");
+    t.set_source(".kernel mine\n    halt\n.end\n");
+    assert_eq!(t.example(), None);
+}

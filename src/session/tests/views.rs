@@ -24,6 +24,37 @@ fn lanes_explain_else_side_and_aria_labels() {
 }
 
 #[test]
+fn lanes_say_which_ones_the_last_step_turned_on_or_off() {
+    let changed = |s: &crate::session::Session| -> Vec<u32> {
+        s.lanes()
+            .into_iter()
+            .filter(|l| l.changed)
+            .map(|l| l.lane)
+            .collect()
+    };
+    let mut s = lesson("if-else");
+    assert!(changed(&s).is_empty(), "nothing ran yet");
+    for _ in 0..3 {
+        s.step();
+        assert!(
+            changed(&s).is_empty(),
+            "all eight lanes stay on before the if"
+        );
+    }
+    s.step(); // the if: lanes 3-7 wait for the else side
+    assert_eq!(changed(&s), vec![3, 4, 5, 6, 7]);
+    s.step(); // inside the then side: nothing flips
+    assert!(changed(&s).is_empty());
+    s.step(); // the else: 0-2 off, 3-7 on
+    assert_eq!(changed(&s), (0..8).collect::<Vec<u32>>());
+    // Another wave is not compared with this one.
+    let mut two = lesson("barrier-local");
+    two.step();
+    two.select_wave(1);
+    assert!(changed(&two).is_empty());
+}
+
+#[test]
 fn lanes_explain_break_continue_halt_and_outside() {
     let mut s = lesson("break-continue");
     let add = line(&s, "iadd     r4, r4, r3");

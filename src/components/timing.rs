@@ -1,0 +1,154 @@
+//! The page's own timings, published with the User Timing API (`performance.measure`) so that a
+//! benchmark (scripts/bench-browser.mjs) or the browser's profiler reads real measurements of the
+//! app, and a zero-delay task queue for the run loop.
+//!
+//! Measures (all durations in ms, names stable for scripts):
+//! - `wave:run`: one Run, from the command to the first task after its last slice, when the
+//!   views show how it ended (wall-clock). `detail`: `{ engineMs, slices, longestSliceMs,
+//!   steps, outcome }`.
+//! - `wave:run-engine`: the same run's engine slices summed (starts with the run; its duration is
+//!   the sum, not a span of time). Same `detail`.
+//! - `wave:step`: one Step command until every view's DOM is updated. Leptos runs its effects
+//!   as microtasks after the command returns (they are not synchronous: see `measure_step`), so
+//!   the end is taken by the first callback after the microtask queue has drained.
+//! - `wave:step-render`: the browser's style, layout and paint of the frame that shows that
+//!   step, from that frame's `requestAnimationFrame` callback to the first task after it.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+
+pub const RUN: &str = "wave:run";
+pub const RUN_ENGINE: &str = "wave:run-engine";
+pub const STEP: &str = "wave:step";
+pub const STEP_RENDER: &str = "wave:step-render";
+
+/// Milliseconds since the page's time origin (0 outside a browser).
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Records a measure `name` from `start` lasting `duration` ms, with `detail` as an object of
+/// numbers and strings. Does nothing where the API is missing: timings must never break the page.
+pub fn measure(name: &str, start: f64, duration: f64, detail: &[(&str, Detail)]) {
+    let Some(performance) = web_sys::window().and_then(|w| w.performance()) else {
+        return;
+    };
+    let Ok(function) = js_sys::Reflect::get(&performance, &"measure".into()) else {
+        return;
+    };
+    let Some(function) = function.dyn_ref::<js_sys::Function>() else {
+        return;
+    };
+    let options = js_sys::Object::new();
+    let details = js_sys::Object::new();
+    for (key, value) in detail {
+        let value = match value {
+            Detail::Number(n) => JsValue::from_f64(*n),
+            Detail::Text(t) => JsValue::from_str(t),
+        };
+        let _ = js_sys::Reflect::set(&details, &(*key).into(), &value);
+    }
+    let _ = js_sys::Reflect::set(&options, &"start".into(), &start.into());
+    let _ = js_sys::Reflect::set(&options, &"duration".into(), &duration.max(0.0).into());
+    let _ = js_sys::Reflect::set(&options, &"detail".into(), &details);
+    let _ = function.call2(&performance, &name.into(), &options);
+}
+
+/// A value in a measure's `detail`.
+pub enum Detail {
+    Number(f64),
+    Text(&'static str),
+}
+
+type Task = Box<dyn FnOnce()>;
+
+/// A `MessageChannel` whose messages run queued closures: a task with no delay (unlike
+/// `setTimeout(0)`, which browsers clamp to 4 ms after a few nestings, and unlike
+/// `requestAnimationFrame`, which waits for the next frame).
+struct TaskChannel {
+    sender: web_sys::MessagePort,
+    _receiver: web_sys::MessagePort,
+    _on_message: Closure<dyn FnMut()>,
+    queue: Rc<RefCell<VecDeque<Task>>>,
+}
+
+impl TaskChannel {
+    fn new() -> Option<TaskChannel> {
+        let channel = web_sys::MessageChannel::new().ok()?;
+        let queue: Rc<RefCell<VecDeque<Task>>> = Rc::default();
+        let pending = Rc::clone(&queue);
+        let on_message = Closure::<dyn FnMut()>::new(move || {
+            let task = pending.borrow_mut().pop_front();
+            if let Some(task) = task {
+                task();
+            }
+        });
+        let receiver = channel.port1();
+        receiver.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        Some(TaskChannel {
+            sender: channel.port2(),
+            _receiver: receiver,
+            _on_message: on_message,
+            queue,
+        })
+    }
+}
+
+thread_local! {
+    static CHANNEL: RefCell<Option<TaskChannel>> = const { RefCell::new(None) };
+}
+
+/// Runs `task` in a new task of the event loop as soon as possible: after the current task and
+/// its microtasks (so after Leptos has updated the DOM), before timers, and without waiting for
+/// a frame. Input events and rendering still get their turn between such tasks.
+pub fn post_task(task: impl FnOnce() + 'static) {
+    let task: Task = Box::new(task);
+    let leftover = CHANNEL.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if cell.is_none() {
+            *cell = TaskChannel::new();
+        }
+        match cell.as_ref() {
+            Some(channel) => {
+                channel.queue.borrow_mut().push_back(task);
+                if channel.sender.post_message(&JsValue::NULL).is_err() {
+                    return channel.queue.borrow_mut().pop_back();
+                }
+                None
+            }
+            None => Some(task),
+        }
+    });
+    // No MessageChannel (or it refused): a zero timeout does the same, a little later.
+    if let Some(task) = leftover {
+        leptos::prelude::set_timeout(task, std::time::Duration::ZERO);
+    }
+}
+
+/// Records `wave:step` when the DOM has caught up with a step that began at `start`, and
+/// `wave:step-render` for the frame that paints it.
+///
+/// The DOM is up to date once the microtasks queued by the command have run: the first of the
+/// next task and the next frame's `requestAnimationFrame` callback sees it, so the step ends at
+/// whichever comes first (a frame due at once would otherwise delay the task by its rendering).
+pub fn measure_step(start: f64) {
+    let ended = Rc::new(std::cell::Cell::new(false));
+    let end_step = move |end: f64| {
+        if !ended.replace(true) {
+            measure(STEP, start, end - start, &[]);
+        }
+    };
+    let end_in_task = end_step.clone();
+    post_task(move || end_in_task(now_ms()));
+    leptos::prelude::request_animation_frame(move || {
+        let frame = now_ms();
+        end_step(frame);
+        post_task(move || measure(STEP_RENDER, frame, now_ms() - frame, &[]));
+    });
+}
