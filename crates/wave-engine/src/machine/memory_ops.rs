@@ -135,7 +135,10 @@ pub fn load_u32(
                 Some(&[b0, b1, b2, b3]) if start <= usize::MAX - 4 => {
                     loaded[lane] = u32::from_le_bytes([b0, b1, b2, b3]);
                 }
-                _ => return Err(fault(space, lane, OutOfBounds { address, width: 4 })),
+                _ => {
+                    store_row(wave, instr.dst, lanes_before(mask, lane), &loaded);
+                    return Err(fault(space, lane, OutOfBounds { address, width: 4 }));
+                }
             }
         }
     }
@@ -143,9 +146,16 @@ pub fn load_u32(
     Ok(())
 }
 
-/// A 64- or 128-bit load (`WORDS` = 2 or 4) into consecutive registers, low word first: each
-/// lane's whole access is checked before any of its words is written, in lane order, so a fault
-/// names the first lane out of bounds. `None` when the registers would run past the register file
+/// The lanes of `mask` below `lane`: those a load wrote before `lane` faulted (loads go lane by
+/// lane, like the reference emulator's).
+#[inline(always)]
+fn lanes_before(mask: u64, lane: usize) -> u64 {
+    mask & ((1u64 << lane) - 1)
+}
+
+/// A 64- or 128-bit load (`WORDS` = 2 or 4) into consecutive registers, low word first, lane by
+/// lane: each lane's whole access is checked before any of its words is written, a fault names
+/// the first lane out of bounds, and the lanes before it keep what they loaded. `None` when the registers would run past the register file
 /// (the caller takes the general path, which reports it).
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
@@ -163,6 +173,7 @@ pub fn load_words<const WORDS: usize>(
     let addresses = &wave.registers[instr.a as usize];
     let mut rows = [[0u32; MAX_LANES]; WORDS];
     let width = wave.width as usize;
+    let (mut written, mut result) = (mask, Ok(()));
     if mask == lanes_mask(wave.width)
         && all_lanes_fit(wave, addresses, 4 * WORDS as u32, bytes.len())
     {
@@ -174,29 +185,28 @@ pub fn load_words<const WORDS: usize>(
                 row[lane] = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
             }
         }
-        for (offset, row) in rows.iter().enumerate() {
-            store_row(wave, instr.dst + offset as u8, mask, row);
-        }
-        return Some(Ok(()));
-    }
-    for lane in each_lane(mask) {
-        let address = addresses[lane];
-        let start = address as usize;
-        let chunk = start
-            .checked_add(4 * WORDS)
-            .and_then(|end| bytes.get(start..end));
-        let Some(chunk) = chunk else {
-            let width = 4 * WORDS as u32;
-            return Some(Err(fault(space, lane, OutOfBounds { address, width })));
-        };
-        for (row, word) in rows.iter_mut().zip(chunk.chunks_exact(4)) {
-            row[lane] = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+    } else {
+        for lane in each_lane(mask) {
+            let address = addresses[lane];
+            let start = address as usize;
+            let chunk = start
+                .checked_add(4 * WORDS)
+                .and_then(|end| bytes.get(start..end));
+            let Some(chunk) = chunk else {
+                written = lanes_before(mask, lane);
+                let width = 4 * WORDS as u32;
+                result = Err(fault(space, lane, OutOfBounds { address, width }));
+                break;
+            };
+            for (row, word) in rows.iter_mut().zip(chunk.chunks_exact(4)) {
+                row[lane] = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+            }
         }
     }
     for (offset, row) in rows.iter().enumerate() {
-        store_row(wave, instr.dst + offset as u8, mask, row);
+        store_row(wave, instr.dst + offset as u8, written, row);
     }
-    Some(Ok(()))
+    Some(result)
 }
 
 pub fn store(

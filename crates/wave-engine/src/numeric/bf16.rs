@@ -6,6 +6,8 @@
 //! narrow once; scalar ops use the low 16 bits and zero-extend, packed `*2` ops work on both halves.
 //! bf16 is absent from wave-emu 0.1.2, so these are tested against independently computed values.
 
+use super::float::first_nan_rule;
+
 /// Widens the bf16 in the low 16 bits of `bits` to f32 (exact).
 #[inline]
 pub fn bf16_to_f32(bits: u32) -> f32 {
@@ -35,7 +37,8 @@ fn pack(low: u32, high: u32) -> u32 {
 
 #[inline]
 fn add16(a: u32, b: u32) -> u32 {
-    f32_to_bf16(bf16_to_f32(low(a)) + bf16_to_f32(low(b)))
+    let (a, b) = (low(a) << 16, low(b) << 16);
+    f32_to_bf16(first_nan_rule(a, b, f32::from_bits(a) + f32::from_bits(b)))
 }
 
 #[inline]
@@ -45,7 +48,8 @@ fn sub16(a: u32, b: u32) -> u32 {
 
 #[inline]
 fn mul16(a: u32, b: u32) -> u32 {
-    f32_to_bf16(bf16_to_f32(low(a)) * bf16_to_f32(low(b)))
+    let (a, b) = (low(a) << 16, low(b) << 16);
+    f32_to_bf16(first_nan_rule(a, b, f32::from_bits(a) * f32::from_bits(b)))
 }
 
 /// a × b + c as an f32 fused multiply-add, then truncated to bf16.

@@ -9,10 +9,41 @@ fn f(bits: u32) -> f32 {
     f32::from_bits(bits)
 }
 
+/// The result of a commutative operation on `a` and `b` (as f32 bits), with the NaN the x86 float
+/// unit (and so wave-emu) gives made explicit: the first NaN operand, quieted, or the default NaN
+/// when no input is NaN (∞ − ∞, 0 × ∞). The compiler may swap the operands of `+` and `*` — and
+/// did, differently in the two copies of the run loop — so which NaN comes out must not be left to
+/// the instruction it picks.
+#[inline(always)]
+pub fn first_nan_rule(a: u32, b: u32, result: f32) -> f32 {
+    let is_nan = |x: u32| x & 0x7FFF_FFFF > 0x7F80_0000;
+    if !result.is_nan() {
+        result
+    } else if is_nan(a) {
+        f(a | QUIET_BIT)
+    } else if is_nan(b) {
+        f(b | QUIET_BIT)
+    } else {
+        f(DEFAULT_NAN)
+    }
+}
+
+/// `result`, or `a` itself when `a` is NaN: floor, ceil and trunc pass a NaN through unchanged in
+/// the reference emulator (a signalling NaN stays signalling), while the SSE4.1 rounding
+/// instruction the compiler uses where it can quiets it.
+#[inline(always)]
+fn keep_nan(a: u32, result: f32) -> u32 {
+    if f(a).is_nan() {
+        a
+    } else {
+        result.to_bits()
+    }
+}
+
 /// `fadd`.
 #[inline]
 pub fn fadd(a: u32, b: u32) -> u32 {
-    (f(a) + f(b)).to_bits()
+    first_nan_rule(a, b, f(a) + f(b)).to_bits()
 }
 
 /// `fsub`.
@@ -24,7 +55,7 @@ pub fn fsub(a: u32, b: u32) -> u32 {
 /// `fmul`.
 #[inline]
 pub fn fmul(a: u32, b: u32) -> u32 {
-    (f(a) * f(b)).to_bits()
+    first_nan_rule(a, b, f(a) * f(b)).to_bits()
 }
 
 /// `fdiv`: IEEE division, except that a divisor of ±0.0 always gives +Inf, even for 0/0, NaN/0
@@ -100,13 +131,13 @@ pub fn frcp(a: u32) -> u32 {
 /// `ffloor`: round toward −∞.
 #[inline]
 pub fn ffloor(a: u32) -> u32 {
-    f(a).floor().to_bits()
+    keep_nan(a, f(a).floor())
 }
 
 /// `fceil`: round toward +∞.
 #[inline]
 pub fn fceil(a: u32) -> u32 {
-    f(a).ceil().to_bits()
+    keep_nan(a, f(a).ceil())
 }
 
 /// `fround`: round to nearest, **ties away from zero** (Rust `f32::round`; −2.5 → −3.0), not the
@@ -119,7 +150,7 @@ pub fn fround(a: u32) -> u32 {
 /// `ftrunc`: round toward zero.
 #[inline]
 pub fn ftrunc(a: u32) -> u32 {
-    f(a).trunc().to_bits()
+    keep_nan(a, f(a).trunc())
 }
 
 /// `ffract`: `x − trunc(x)`, so negative for negative x (−2.5 → −0.5) and NaN for ±Inf.

@@ -7,6 +7,8 @@
 
 use half::f16;
 
+use super::float::first_nan_rule;
+
 // The `_const` conversions are `half`'s portable software path. The plain `to_f32`/`from_f32`
 // pick the F16C instructions at run time when the crate's `std` feature is on (it is for the
 // reference emulator), and the software path otherwise (our wasm build). Always taking the software
@@ -42,7 +44,8 @@ fn pack(low: u16, high: u16) -> u32 {
 
 #[inline]
 fn add16(a: u32, b: u32) -> u16 {
-    f32_to_f16(f16_to_f32(a) + f16_to_f32(b))
+    let (a, b) = (f16_to_f32(a), f16_to_f32(b));
+    f32_to_f16(first_nan_rule(a.to_bits(), b.to_bits(), a + b))
 }
 
 #[inline]
@@ -52,7 +55,8 @@ fn sub16(a: u32, b: u32) -> u16 {
 
 #[inline]
 fn mul16(a: u32, b: u32) -> u16 {
-    f32_to_f16(f16_to_f32(a) * f16_to_f32(b))
+    let (a, b) = (f16_to_f32(a), f16_to_f32(b));
+    f32_to_f16(first_nan_rule(a.to_bits(), b.to_bits(), a * b))
 }
 
 /// a × b + c as an f32 fused multiply-add, then rounded to f16 (two roundings in total, exactly
