@@ -10,9 +10,9 @@
 // plus, from the page, long tasks (PerformanceObserver 'longtask', tasks over 50 ms) and the
 // longest gap between two animation frames during each run.
 //
-// Usage (from the repository root, after `scripts/setup.sh` put node_modules/.bin on PATH):
-//   trunk build --release --offline && node scripts/bench-browser.mjs
-//   node scripts/bench-browser.mjs --build            # runs the trunk build first
+// Usage (from the repository root, once scripts/setup.sh has installed the tools):
+//   node scripts/bench-browser.mjs --build            # trunk build --release, then measure
+//   node scripts/bench-browser.mjs                    # measure the dist/ already built
 //   node scripts/bench-browser.mjs --runs 9 --steps 100 --json
 // Options: --runs N (GEMM runs, default 7), --steps N (measured steps, default 50),
 //          --width N (wave width for the steps, default 64), --lesson ID (default break-in-if),
@@ -251,7 +251,9 @@ function report(options, chromiumVersion, gemm, step) {
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (options.build) {
-    const built = spawnSync('trunk', ['build', '--release', '--offline'], { cwd: root, stdio: 'inherit' });
+    // wasm-opt 132 comes from node_modules (see scripts/setup.sh).
+    const env = { ...process.env, PATH: `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}` };
+    const built = spawnSync('trunk', ['build', '--release', '--offline'], { cwd: root, stdio: 'inherit', env });
     if (built.status !== 0) throw new Error('trunk build --release failed');
   }
   const dist = path.resolve(root, options.dist);

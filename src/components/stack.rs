@@ -11,7 +11,7 @@ use crate::session::FrameView;
 
 /// How long a popped frame stays for its exit animation (the CSS `frame-leave` lasts a little
 /// less, so the element is never removed mid-animation).
-const LEAVE_MS: u64 = 340;
+const LEAVE_MS: u64 = 300;
 
 /// A live frame's identity: where it sits (counted from the bottom of the stack) and which
 /// construct it is. A frame keeps its element while its masks, iteration or side (if → else)
