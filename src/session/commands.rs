@@ -110,7 +110,7 @@ impl Session {
         // A new run goes on from where the user stands, even on a breakpoint line; later slices
         // stop at every breakpoint (the machine remembers the one it last stopped at).
         if !continuing {
-            machine.leave_breakpoint();
+            machine.leave_breakpoint(&mut NoEvents);
         }
         let stop = machine.run(max_steps.max(1), &mask, &mut NoEvents);
         self.after_stop(stop, true)

@@ -49,7 +49,7 @@ fn a_run_stops_before_its_very_first_instruction_when_it_is_a_breakpoint() {
 #[test]
 fn leave_breakpoint_lets_a_run_start_on_a_breakpoint() {
     let mut m = machine(1);
-    m.leave_breakpoint();
+    m.leave_breakpoint(&mut NoEvents);
     assert_eq!(m.run(100, &breakpoint_at(0), &mut NoEvents), Stop::Finished);
 }
 
@@ -57,7 +57,7 @@ fn leave_breakpoint_lets_a_run_start_on_a_breakpoint() {
 fn one_step_slices_stop_at_a_breakpoint_on_the_next_workgroups_first_instruction() {
     let mut m = machine(3);
     let at_start = breakpoint_at(0);
-    m.leave_breakpoint();
+    m.leave_breakpoint(&mut NoEvents);
     let mut slices = 0;
     let stop = loop {
         slices += 1;
@@ -108,4 +108,36 @@ fn the_portable_loop_and_the_cpu_loop_agree_on_every_word() {
         &[0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0]
     );
     assert_eq!(fast.stats(), portable.stats());
+}
+
+#[test]
+fn leaving_from_the_end_of_a_workgroup_still_stops_at_the_next_ones_first_breakpoint() {
+    let mut m = machine(2);
+    // Run workgroup 0 to its end: the machine shows it finished, workgroup 1 not entered yet.
+    assert_eq!(m.run(5, &[], &mut NoEvents), Stop::SliceUsed);
+    assert_eq!(m.workgroup().index, 0);
+    assert!(m.workgroup().is_done());
+    m.leave_breakpoint(&mut NoEvents);
+    assert_eq!(
+        m.run(100, &breakpoint_at(0), &mut NoEvents),
+        Stop::Breakpoint { wave: 0, pc: 0 }
+    );
+    assert_eq!(m.workgroup().index, 1);
+    assert_eq!(m.stats().wave_instructions, 5);
+}
+
+#[test]
+fn a_finished_workgroup_on_view_counts_as_reached() {
+    let mut m = machine(2);
+    assert_eq!(m.run(5, &[], &mut NoEvents), Stop::SliceUsed);
+    assert_eq!(m.run_to_workgroup(0, 100, &mut NoEvents), Ok(()));
+    assert_eq!(m.workgroup().index, 0, "still showing workgroup 0");
+}
+
+#[test]
+fn an_empty_allowance_reports_a_finished_or_trapped_machine_as_such() {
+    let mut m = machine(1);
+    assert_eq!(m.run(0, &[], &mut NoEvents), Stop::SliceUsed);
+    assert_eq!(m.run_to_end(), Stop::Finished);
+    assert_eq!(m.run(0, &[], &mut NoEvents), Stop::Finished);
 }

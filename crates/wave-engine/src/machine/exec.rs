@@ -22,6 +22,9 @@ pub struct Env<'a> {
     pub workgroup_size: [u32; 3],
     pub grid_size: [u32; 3],
     pub num_waves: u32,
+    /// The CPU's fused multiply-add may be used (x86-64 with AVX2 and FMA, and the machine runs
+    /// its loop compiled for them); otherwise `fma` takes the portable f64 path, as in wasm.
+    pub hardware_fma: bool,
 }
 
 /// A fault raised by one instruction, before workgroup/wave/pc are attached.
@@ -165,7 +168,7 @@ macro_rules! dispatch {
             Op::FCos => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fcos)),
             Op::FExp2 => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fexp2)),
             Op::FLog2 => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::flog2)),
-            Op::Fma => $run!(wave, mask, instr, env => lanes::fma(wave, instr, mask)),
+            Op::Fma => $run!(wave, mask, instr, env => lanes::fma(wave, instr, mask, env.hardware_fma)),
             Op::FClamp => $run!(wave, mask, instr, env => map3(wave, instr, mask, float::fclamp)),
             Op::HAdd => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hadd)),
             Op::HSub => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hsub)),

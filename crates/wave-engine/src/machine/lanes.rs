@@ -136,21 +136,23 @@ pub fn map4(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32,
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM, c: c: flags::C_IMM, d: d: 0])
 }
 
-/// `fma` over the lanes: on x86-64 CPUs with the fma instruction, the lane loop is compiled for
-/// it (8 lanes per `vfmadd`); elsewhere (wasm) the portable single-rounding version runs. Either
-/// way one pass computes every lane and only a NaN result sends the instruction to the per-lane
+/// `fma` over the lanes. With `hardware` (x86-64 with AVX2 and FMA, checked once per machine)
+/// the lane loop is compiled for the fma instruction (8 lanes per `vfmadd`); otherwise (wasm, or a
+/// machine told to use its portable loop) the f64 round-to-odd path computes the same bits. Either
+/// way one pass computes every lane, and only a NaN result sends the instruction to the per-lane
 /// NaN rules.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn fma(wave: &mut Wave, instr: &Instr, mask: u64) {
+pub fn fma(wave: &mut Wave, instr: &Instr, mask: u64, hardware: bool) {
     use crate::numeric::float;
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports every feature `fma_hardware` is compiled for (checked above).
+    if hardware {
+        // SAFETY: `hardware` is only true on CPUs with AVX2 and FMA (`CpuFeatures::detect`).
         return unsafe { fma_hardware(wave, instr, mask) };
     }
-    let software = |a, b, c| (float::fma_by_round_to_odd(a, b, c), true);
-    if !fma_rows_without_nan(wave, instr, mask, software) {
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = hardware;
+    if !fma_rows_without_nan(wave, instr, mask, float::fma_by_round_to_odd) {
         map3(wave, instr, mask, float::fma)
     }
 }
@@ -161,45 +163,43 @@ fn fma_hardware(wave: &mut Wave, instr: &Instr, mask: u64) {
     use crate::numeric::float::fma_fused;
     let hardware = |a: u32, b: u32, c: u32| {
         let [a, b, c] = [a, b, c].map(f32::from_bits);
-        (a.mul_add(b, c).to_bits(), true)
+        a.mul_add(b, c).to_bits()
     };
     if !fma_rows_without_nan(wave, instr, mask, hardware) {
         map3(wave, instr, mask, fma_fused)
     }
 }
 
-/// One pass over the lanes computing `a * b + c` with `lane_fma`, which also says whether its
-/// result is certainly the single-rounding one. A NaN result lane means a NaN input or an invalid
-/// product (∞ × 0). If every lane is certain and none is NaN, the results are stored; otherwise
-/// nothing is stored and `false` asks for the exact per-lane rules of
-/// [`crate::numeric::float::fma`] (which NaN comes out, the rare double-rounding cases). Operands
-/// given as immediates also answer `false`.
+/// One pass over the lanes computing `a * b + c` with `lane_fma` (single rounding). A NaN result
+/// lane means a NaN input or an invalid product (∞ × 0); then nothing is stored and `false` asks
+/// for the per-lane rules of [`crate::numeric::float::fma`] (which NaN comes out). Otherwise the
+/// results are stored. Operands given as immediates also answer `false`.
 #[inline(always)]
 fn fma_rows_without_nan(
     wave: &mut Wave,
     instr: &Instr,
     mask: u64,
-    lane_fma: impl Fn(u32, u32, u32) -> (u32, bool),
+    lane_fma: impl Fn(u32, u32, u32) -> u32,
 ) -> bool {
     #[inline(always)]
     fn lanes<const N: usize>(
         wave: &mut Wave,
         instr: &Instr,
         mask: u64,
-        lane_fma: impl Fn(u32, u32, u32) -> (u32, bool),
+        lane_fma: impl Fn(u32, u32, u32) -> u32,
     ) -> bool {
         let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| &wave.registers[r as usize]);
         let mut results = [0u32; N];
-        let mut all_final = true;
+        let mut any_nan = false;
         for lane in 0..N {
-            let (bits, certain) = lane_fma(a[lane], b[lane], c[lane]);
-            all_final &= certain & (bits & 0x7FFF_FFFF <= 0x7F80_0000);
+            let bits = lane_fma(a[lane], b[lane], c[lane]);
+            any_nan |= bits & 0x7FFF_FFFF > 0x7F80_0000;
             results[lane] = bits;
         }
-        if all_final {
+        if !any_nan {
             store(wave, instr.dst, mask, &results);
         }
-        all_final
+        !any_nan
     }
     if instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) != 0 {
         false
@@ -294,7 +294,7 @@ mod tests {
             imm: 0,
             target: 0,
         };
-        let software = |a, b, c| (float::fma_by_round_to_odd(a, b, c), true);
+        let software = float::fma_by_round_to_odd;
         // Without the NaN lanes the single pass stores; with them it asks for the per-lane rules.
         for (count, expect_single_pass) in [(4, true), (6, false)] {
             let mut wave = Wave::new(0, count as u32, count as u32, 8);

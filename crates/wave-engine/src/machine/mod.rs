@@ -71,7 +71,6 @@ pub struct Machine {
 /// What the CPU offers the run loop, checked once per machine.
 #[derive(Clone, Copy, Debug)]
 struct CpuFeatures {
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     has_avx2_fma: bool,
 }
 
@@ -170,7 +169,11 @@ impl Machine {
             // Checked before settling: a step that ends a workgroup leaves it on view until the
             // next call moves on.
             if executed >= max_steps {
-                return Stop::SliceUsed;
+                return match self.state {
+                    State::Finished => Stop::Finished,
+                    State::Trapped(trap) => Stop::Trap(trap),
+                    State::Running => Stop::SliceUsed,
+                };
             }
             if let Err(stop) = self.settle(events) {
                 return stop;
@@ -191,9 +194,12 @@ impl Machine {
     }
 
     /// Parks the machine at the instruction that runs next, so the next [`Machine::run`] does not
-    /// stop at a breakpoint there (a debugger's "continue" from where the user stands).
-    pub fn leave_breakpoint(&mut self) {
-        if self.settle(&mut NoEvents).is_ok() {
+    /// stop at a breakpoint there (a debugger's "continue" from where the user stands). When the
+    /// current workgroup is finished, the user stands at its end, not at the next workgroup's
+    /// first instruction: nothing is parked, and a breakpoint there stops the run.
+    pub fn leave_breakpoint<S: EventSink>(&mut self, events: &mut S) {
+        let workgroup = self.workgroup.index;
+        if self.settle(events).is_ok() && self.workgroup.index == workgroup {
             if let Some(wave) = self.workgroup.pick() {
                 self.parked = Some((wave, self.workgroup.waves[wave].pc));
             }
@@ -212,6 +218,10 @@ impl Machine {
     ) -> Result<(), Stop> {
         let mut executed = 0;
         loop {
+            // Checked before settling: a finished workgroup still on view counts as reached.
+            if self.workgroup.index >= index {
+                return Ok(());
+            }
             self.settle(events)?;
             if self.workgroup.index >= index {
                 return Ok(());

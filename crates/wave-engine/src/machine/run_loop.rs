@@ -9,8 +9,8 @@
 use super::event::EventSink;
 use super::exec;
 use super::trap::{Trap, TrapKind};
-use super::wave::{Wave, WaveStatus};
-use super::workgroup::{release_barrier_if_complete, Workgroup};
+use super::wave::WaveStatus;
+use super::workgroup::{pick_from, release_barrier_if_complete, Workgroup};
 use super::{Machine, State, Stop};
 use crate::instr::Op;
 
@@ -22,15 +22,6 @@ pub(super) enum Outcome {
     StepsUsed,
     /// A breakpoint or a trap.
     Stopped(Stop),
-}
-
-/// The first ready wave at or after `from`, wrapping once.
-#[inline(always)]
-fn pick_from(waves: &[Wave], from: usize) -> Option<usize> {
-    let ready = |w: &usize| waves[*w].status == WaveStatus::Ready;
-    (from..waves.len())
-        .find(ready)
-        .or_else(|| (0..from).find(ready))
 }
 
 impl Machine {
@@ -84,6 +75,7 @@ impl Machine {
             stats,
             state,
             parked,
+            cpu,
             ..
         } = self;
         let Workgroup {
@@ -102,6 +94,7 @@ impl Machine {
             workgroup_size: launch.workgroup,
             grid_size: launch.grid,
             num_waves: waves.len() as u32,
+            hardware_fma: cpu.has_avx2_fma,
         };
         let wave_count = waves.len();
         let mut pick = *next_pick;
@@ -165,7 +158,8 @@ impl Machine {
                 }
                 active_sum += active;
                 slots_sum += slots;
-                exec::step_group(group, instr, &env);
+                let grouped = exec::step_group(group, instr, &env);
+                debug_assert!(grouped, "only register-only instructions are grouped");
                 ran += count;
                 *executed += count;
                 pick = if group_end == wave_count {

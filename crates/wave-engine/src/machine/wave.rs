@@ -5,7 +5,9 @@ use super::frame::{Frame, MAX_CALL_DEPTH, MAX_STACK_DEPTH};
 
 /// Widest wave.
 pub const MAX_LANES: usize = 64;
-/// One register across every lane of a wave (lanes at and beyond the wave's width stay zero).
+/// One register across every lane of a wave. Lanes at and beyond the wave's width belong to no
+/// thread: full-wave writes may fill them with values nobody reads, so fast paths that look at a
+/// whole row (a bound, a NaN test) may only decline on their account, never decide a result.
 pub type Row = [u32; MAX_LANES];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -52,16 +52,7 @@ impl Workgroup {
     /// The wave to run next, round-robin from `next_pick`; `None` when no wave is ready.
     #[inline]
     pub fn pick(&self) -> Option<usize> {
-        // Usually the wave at `next_pick` is ready; otherwise scan on, wrapping once. No `%`:
-        // this runs once per executed instruction.
-        let n = self.waves.len();
-        let start = if self.next_pick < n {
-            self.next_pick
-        } else {
-            0
-        };
-        let ready = |w: &usize| self.waves[*w].status == WaveStatus::Ready;
-        (start..n).find(ready).or_else(|| (0..start).find(ready))
+        pick_from(&self.waves, self.next_pick)
     }
 
     /// When every live wave waits at a barrier, release them all. Finished waves never block.
@@ -99,4 +90,15 @@ pub fn release_barrier_if_complete<S: EventSink + ?Sized>(
         }
     }
     true
+}
+
+/// The first ready wave at or after `from` (0 when `from` is past the end), wrapping once. No `%`:
+/// this runs once per executed instruction.
+#[inline(always)]
+pub fn pick_from(waves: &[Wave], from: usize) -> Option<usize> {
+    let start = if from < waves.len() { from } else { 0 };
+    let ready = |w: &usize| waves[*w].status == WaveStatus::Ready;
+    (start..waves.len())
+        .find(ready)
+        .or_else(|| (0..start).find(ready))
 }
