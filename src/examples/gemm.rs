@@ -112,17 +112,16 @@ pub fn gemm_example() -> Example {
     Example {
         id: "gemm",
         title: "Register-blocked GEMM (256 × 256)",
-        explanation: "A full-size f32 matrix multiply: 16 workgroups of 256 threads in 64-lane \
-                      waves, each thread computing a 4 × 4 block of C from 16-byte loads and 64 \
-                      fused multiply-adds per step. A and B are seeded random matrices; when the \
-                      run finishes, the playground recomputes C in Rust and reports the largest \
-                      difference. (Try wave width 32 in Launch: the same result from twice as many \
-                      wave-instructions.)",
+        explanation: "A full-size f32 matrix multiply: 16 workgroups of 256 threads, each thread \
+                      computing a 4 × 4 block of C from 16-byte loads and 64 fused multiply-adds \
+                      per step. A and B are seeded random matrices; when the run finishes, the \
+                      playground recomputes C in Rust and reports the largest difference. (Try \
+                      wave width 64 in Launch: the same result from half the wave-instructions.)",
         source: gemm_source(),
         form: ConfigForm {
             grid: format!("{blocks},{blocks},1"),
             workgroup: "16,16,1".to_string(),
-            wave_width: "64".to_string(),
+            wave_width: "32".to_string(),
             initial_registers: format!("r0={GEMM_N}, r1={a}, r2={b}, r3={c}"),
             device_memory: (3 * matrix).to_string(),
             regions: vec![random_matrix(a, 1), random_matrix(b, 2)],
