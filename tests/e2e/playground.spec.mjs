@@ -296,20 +296,24 @@ async function stepAndSettle(page) {
 const stackDepth = async (page) =>
   Number((await page.locator('#stack-heading .view-note').first().textContent()).match(/depth (\d+)/)[1]);
 
+// Steps until the divergence stack gets shallower; returns its depth right after the pop.
+async function stepUntilPop(page) {
+  let depth = 0;
+  for (let i = 0; i < 30; i++) {
+    await stepAndSettle(page);
+    const now = await stackDepth(page);
+    if (now < depth) return now;
+    depth = now;
+  }
+  throw new Error('no divergence-stack frame was popped in 30 steps');
+}
+
 test('a popped frame leaves in place and is no list item while it animates', async ({ page }) => {
   await page.goto('/');
   await pickExample(page, 'nested-if');
   const stack = page.getByRole('list', { name: 'Divergence stack' });
   const leaving = stack.locator('li.leaving');
-  let depth = 0;
-  let popped = false;
-  for (let i = 0; i < 30 && !popped; i++) {
-    await stepAndSettle(page);
-    const now = await stackDepth(page);
-    popped = now < depth;
-    depth = now;
-  }
-  expect(popped).toBe(true);
+  const depth = await stepUntilPop(page);
   // Right after the pop: the list items are exactly the live frames, and the popped frame is
   // still there, on top where it was, hidden from assistive technology.
   await expect(frames(page)).toHaveCount(depth);
@@ -327,18 +331,8 @@ test('with reduced motion a popped frame goes at once', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto('/');
   await pickExample(page, 'if-else');
-  let depth = 0;
-  let popped = false;
-  for (let i = 0; i < 30 && !popped; i++) {
-    await stepAndSettle(page);
-    const now = await stackDepth(page);
-    popped = now < depth;
-    depth = now;
-    if (popped) {
-      expect(await page.locator('ol.stack > li.leaving').count()).toBe(0);
-    }
-  }
-  expect(popped).toBe(true);
+  await stepUntilPop(page);
+  expect(await page.locator('ol.stack > li.leaving').count()).toBe(0);
   await expect(page.locator('ol.stack > li')).toHaveCount(0);
 });
 
