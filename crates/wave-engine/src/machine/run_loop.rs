@@ -100,29 +100,27 @@ impl Machine {
         let mut pick = *next_pick;
         let mut ran = 0u64;
         let (mut active_sum, mut slots_sum) = (0u64, 0u64);
-        let mut trap = None;
+        // `Err` carries a trap: (wave, kind, lane, pc).
         let outcome = loop {
             if ran == max_steps {
-                break Outcome::StepsUsed;
+                break Ok(Outcome::StepsUsed);
             }
             let Some(w) = pick_from(waves, pick) else {
-                break Outcome::NoWaveReady;
+                break Ok(Outcome::NoWaveReady);
             };
             let pc = waves[w].pc;
             let at_breakpoint =
                 !breakpoints.is_empty() && breakpoints.get(pc as usize).copied().unwrap_or(false);
             if at_breakpoint && *parked != Some((w, pc)) {
                 *parked = Some((w, pc));
-                break Outcome::Stopped(Stop::Breakpoint { wave: w as u32, pc });
+                break Ok(Outcome::Stopped(Stop::Breakpoint { wave: w as u32, pc }));
             }
             *parked = None;
             if limit != 0 && *executed >= limit {
-                trap = Some((w, TrapKind::BudgetExceeded { limit }, None, pc));
-                break Outcome::NoWaveReady;
+                break Err((w, TrapKind::BudgetExceeded { limit }, None, pc));
             }
             let Some(instr) = code.get(pc as usize) else {
-                trap = Some((w, TrapKind::RanOffEnd, None, pc));
-                break Outcome::NoWaveReady;
+                break Err((w, TrapKind::RanOffEnd, None, pc));
             };
             // The next waves in round-robin order that stand at this same register-only
             // instruction run it now, as one group: the order of execution is unchanged (each
@@ -195,8 +193,7 @@ impl Machine {
                 }
             }
             if let Err(fault) = result {
-                trap = Some((w, fault.kind, fault.lane, pc));
-                break Outcome::NoWaveReady;
+                break Err((w, fault.kind, fault.lane, pc));
             }
             if wave.status != WaveStatus::Ready && release_barrier_if_complete(waves, events) {
                 stats.barriers += 1;
@@ -206,17 +203,19 @@ impl Machine {
         stats.wave_instructions += ran;
         stats.active_lane_instructions += active_sum;
         stats.lane_slots += slots_sum;
-        if let Some((wave, kind, lane, pc)) = trap {
-            let trap = Trap {
-                kind,
-                workgroup: *workgroup_index,
-                wave: wave as u32,
-                lane,
-                pc,
-            };
-            *state = State::Trapped(trap);
-            return (ran, Outcome::Stopped(Stop::Trap(trap)));
+        match outcome {
+            Ok(outcome) => (ran, outcome),
+            Err((wave, kind, lane, pc)) => {
+                let trap = Trap {
+                    kind,
+                    workgroup: *workgroup_index,
+                    wave: wave as u32,
+                    lane,
+                    pc,
+                };
+                *state = State::Trapped(trap);
+                (ran, Outcome::Stopped(Stop::Trap(trap)))
+            }
         }
-        (ran, outcome)
     }
 }
