@@ -31,8 +31,8 @@ impl Machine {
     /// compiled once, in this crate, with this crate's optimisation level — the playground builds
     /// for size everywhere else.
     ///
-    /// On x86-64 CPUs with AVX2, FMA and POPCNT (checked once per machine) the loop runs in a
-    /// copy compiled for them: 8-lane vector ops, hardware `fma` and `popcnt`. Results are the
+    /// On x86-64 CPUs with AVX2, FMA, POPCNT, BMI1/2 and LZCNT (checked once per machine) the loop
+    /// runs in a copy compiled for them: 8-lane vector ops, hardware `fma` and `popcnt`. Results are the
     /// same bit for bit (integer and IEEE operations do not depend on the vector width; Rust never
     /// contracts `a * b + c` into an `fma` on its own); only the speed differs.
     pub(super) fn run_workgroup(
@@ -46,7 +46,7 @@ impl Machine {
             // SAFETY: `has_avx2_fma` is only set when the CPU reports every feature enabled.
             return unsafe { self.run_workgroup_avx2(max_steps, breakpoints, events) };
         }
-        self.run_workgroup_portable(max_steps, breakpoints, events)
+        self.workgroup_loop(max_steps, breakpoints, events)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -57,11 +57,12 @@ impl Machine {
         breakpoints: &[bool],
         events: &mut dyn EventSink,
     ) -> (u64, Outcome) {
-        self.run_workgroup_portable(max_steps, breakpoints, events)
+        self.workgroup_loop(max_steps, breakpoints, events)
     }
 
+    /// The loop itself, inlined into both copies (the portable one and the AVX2 one).
     #[inline(always)]
-    fn run_workgroup_portable(
+    fn workgroup_loop(
         &mut self,
         max_steps: u64,
         breakpoints: &[bool],
@@ -142,45 +143,36 @@ impl Machine {
                     group_end += 1;
                 }
             }
-            if group_end - w > 1 {
-                let group = &mut waves[w..group_end];
-                let (active, slots) = group.iter().fold((0, 0), |(active, slots), wave| {
-                    let active = active + wave.active.count_ones() as u64;
-                    (active, slots + wave.present.count_ones() as u64)
-                });
-                let count = group.len() as u64;
-                if let Some(record) = stats.per_pc.get_mut(pc as usize) {
-                    record.count += count;
-                    record.active_lanes += active;
-                    record.lane_slots += slots;
-                }
-                active_sum += active;
-                slots_sum += slots;
-                let grouped = exec::step_group(group, instr, &env);
-                debug_assert!(grouped, "only register-only instructions are grouped");
-                ran += count;
-                *executed += count;
-                pick = if group_end == wave_count {
-                    0
-                } else {
-                    group_end
-                };
-                continue;
-            }
-            let wave = &mut waves[w];
-            let active = wave.active.count_ones() as u64;
-            let slots = wave.present.count_ones() as u64;
+            // Statistics and counters for the wave (or the group) about to run.
+            let count = (group_end - w) as u64;
+            let (active, slots) =
+                waves[w..group_end]
+                    .iter()
+                    .fold((0, 0), |(active, slots), wave| {
+                        let active = active + wave.active.count_ones() as u64;
+                        (active, slots + wave.present.count_ones() as u64)
+                    });
             if let Some(record) = stats.per_pc.get_mut(pc as usize) {
-                record.count += 1;
+                record.count += count;
                 record.active_lanes += active;
                 record.lane_slots += slots;
             }
             active_sum += active;
             slots_sum += slots;
+            ran += count;
+            *executed += count;
+            pick = if group_end == wave_count {
+                0
+            } else {
+                group_end
+            };
+            if count > 1 {
+                let grouped = exec::step_group(&mut waves[w..group_end], instr, &env);
+                debug_assert!(grouped, "only register-only instructions are grouped");
+                continue;
+            }
+            let wave = &mut waves[w];
             let result = exec::step(wave, instr, &mut env, events);
-            ran += 1;
-            *executed += 1;
-            pick = if w + 1 == wave_count { 0 } else { w + 1 };
             if matches!(instr.op, Op::If | Op::Loop) {
                 stats.max_stack_depth = stats.max_stack_depth.max(wave.stack.len() as u32);
                 // An `if` whose then and else sides are both non-empty (the frame it just pushed).
