@@ -313,16 +313,7 @@ pub fn step<S: EventSink + ?Sized>(
         }};
     }
     dispatch!(instr.op, once, {
-        // u32 accesses with register operands (nearly all of them) run inline.
-        LocalLoadU32 | DeviceLoadU32 if instr.flags & flags::A_IMM == 0 => {
-            let memory = if instr.op == LocalLoadU32 {
-                &*env.local
-            } else {
-                &*env.device
-            };
-            let space = memory_space(instr.op == LocalLoadU32);
-            memory_ops::load_u32(wave, instr, mask, memory, space)?
-        }
+        // Loads and stores with register operands (nearly all of them) take the fast paths.
         LocalStoreU32 | DeviceStoreU32 if instr.flags & (flags::A_IMM | flags::B_IMM) == 0 => {
             let memory = if instr.op == LocalStoreU32 {
                 &mut *env.local
@@ -332,14 +323,18 @@ pub fn step<S: EventSink + ?Sized>(
             let space = memory_space(instr.op == LocalStoreU32);
             memory_ops::store_u32(wave, instr, mask, memory, space)?
         }
-        LocalLoadU64 | DeviceLoadU64 | DeviceLoadU128 if instr.flags & flags::A_IMM == 0 => {
-            let local = instr.op == LocalLoadU64;
+        LocalLoadU32 | DeviceLoadU32 | LocalLoadU64 | DeviceLoadU64 | DeviceLoadU128
+            if instr.flags & flags::A_IMM == 0 =>
+        {
+            let local = matches!(instr.op, LocalLoadU32 | LocalLoadU64);
             let memory = if local { &*env.local } else { &*env.device };
             let space = memory_space(local);
-            let fast = if instr.op == DeviceLoadU128 {
-                memory_ops::load_words::<4>(wave, instr, mask, memory, space)
-            } else {
-                memory_ops::load_words::<2>(wave, instr, mask, memory, space)
+            let fast = match instr.op {
+                LocalLoadU32 | DeviceLoadU32 => {
+                    memory_ops::load_words::<1>(wave, instr, mask, memory, space)
+                }
+                DeviceLoadU128 => memory_ops::load_words::<4>(wave, instr, mask, memory, space),
+                _ => memory_ops::load_words::<2>(wave, instr, mask, memory, space),
             };
             match fast {
                 Some(result) => result?,

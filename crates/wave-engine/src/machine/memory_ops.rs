@@ -103,49 +103,6 @@ fn all_lanes_fit(wave: &Wave, addresses: &Row, width: u32, len: usize) -> bool {
     highest as u64 + width as u64 <= len as u64
 }
 
-/// The common case, a u32 gather. When every lane is active and the highest address fits, the
-/// lanes are gathered without further checks; otherwise each lane is checked in lane order, so
-/// a fault names the first lane that is out of bounds. The values go through a stack array and
-/// one (blended) row write: no register row is copied.
-#[cfg_attr(target_arch = "x86_64", inline(always))]
-#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn load_u32(
-    wave: &mut Wave,
-    instr: &Instr,
-    mask: u64,
-    memory: &Memory,
-    space: MemorySpace,
-) -> Result<(), LaneFault> {
-    let bytes = memory.bytes();
-    let addresses = &wave.registers[instr.a as usize];
-    let mut loaded = [0u32; MAX_LANES];
-    let width = wave.width as usize;
-    if mask == lanes_mask(wave.width) && all_lanes_fit(wave, addresses, 4, bytes.len()) {
-        for (slot, &address) in loaded.iter_mut().zip(&addresses[..width]) {
-            let start = address as usize;
-            // SAFETY: every lane's `start + 4 <= bytes.len()` (`all_lanes_fit` above).
-            let word = unsafe { bytes.get_unchecked(start..start + 4) };
-            *slot = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
-        }
-    } else {
-        for lane in each_lane(mask) {
-            let address = addresses[lane];
-            let start = address as usize;
-            match bytes.get(start..start.wrapping_add(4)) {
-                Some(&[b0, b1, b2, b3]) if start <= usize::MAX - 4 => {
-                    loaded[lane] = u32::from_le_bytes([b0, b1, b2, b3]);
-                }
-                _ => {
-                    store_row(wave, instr.dst, lanes_before(mask, lane), &loaded);
-                    return Err(fault(space, lane, OutOfBounds { address, width: 4 }));
-                }
-            }
-        }
-    }
-    store_row(wave, instr.dst, mask, &loaded);
-    Ok(())
-}
-
 /// The lanes of `mask` below `lane`: those a load wrote before `lane` faulted (loads go lane by
 /// lane, like the reference emulator's).
 #[inline(always)]
@@ -153,10 +110,12 @@ fn lanes_before(mask: u64, lane: usize) -> u64 {
     mask & ((1u64 << lane) - 1)
 }
 
-/// A 64- or 128-bit load (`WORDS` = 2 or 4) into consecutive registers, low word first, lane by
-/// lane: each lane's whole access is checked before any of its words is written, a fault names
-/// the first lane out of bounds, and the lanes before it keep what they loaded. `None` when the registers would run past the register file
-/// (the caller takes the general path, which reports it).
+/// A 32-, 64- or 128-bit load (`WORDS` = 1, 2 or 4) into consecutive registers, low word first,
+/// lane by lane. When every lane is active and the whole wave's accesses fit, the lanes are
+/// gathered without further checks; otherwise each lane's whole access is checked before any of
+/// its words is written, a fault names the first lane out of bounds, and the lanes before it keep
+/// what they loaded. `None` when the registers would run past the register file (the caller takes
+/// the general path, which reports it).
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn load_words<const WORDS: usize>(
