@@ -246,6 +246,14 @@ impl Guard {
     }
 
     /// The predicate number and whether it is negated; `None` for [`Guard::Always`].
+    /// For a guard other than `Always`: the predicate's index and whether it is negated, from
+    /// the discriminant alone (P0..P3 are 1..=4, NotP0..NotP3 are 5..=8).
+    #[inline(always)]
+    pub const fn predicate_bits(self) -> (usize, bool) {
+        let index = (self as u8).wrapping_sub(1);
+        ((index & 3) as usize, index >= 4)
+    }
+
     pub const fn predicate(self) -> Option<(u8, bool)> {
         match self {
             Guard::Always => None,

@@ -18,11 +18,13 @@ use crate::instr::{flags, Guard, Instr};
 /// Lanes of the wave where the instruction's guard holds.
 #[inline(always)]
 pub fn guard_mask(wave: &Wave, guard: Guard) -> u64 {
-    match guard.predicate() {
-        None => u64::MAX,
-        Some((p, false)) => wave.predicates[p as usize],
-        Some((p, true)) => !wave.predicates[p as usize],
+    if guard == Guard::Always {
+        return u64::MAX;
     }
+    // Arithmetic rather than a `match`: this runs once per wave per instruction, and a jump
+    // table there costs more than the rest of a simple instruction's bookkeeping.
+    let (p, negate) = guard.predicate_bits();
+    wave.predicates[p] ^ 0u64.wrapping_sub(negate as u64)
 }
 
 fn emit<S: EventSink + ?Sized>(events: &mut S, wave: &Wave, pc: u32, mask: u64, kind: EventKind) {

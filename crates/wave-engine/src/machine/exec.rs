@@ -25,6 +25,8 @@ pub struct Env<'a> {
     /// The CPU's fused multiply-add may be used (x86-64 with AVX2 and FMA, and the machine runs
     /// its loop compiled for them); otherwise `fma` takes the portable f64 path, as in wasm.
     pub hardware_fma: bool,
+    /// The machine runs its AVX2 loop: full-wave loads may use the CPU's gather instructions.
+    pub avx2_gather: bool,
 }
 
 /// A fault raised by one instruction, before workgroup/wave/pc are attached.
@@ -331,10 +333,10 @@ pub fn step<S: EventSink + ?Sized>(
             let space = memory_space(local);
             let fast = match instr.op {
                 LocalLoadU32 | DeviceLoadU32 => {
-                    memory_ops::load_words::<1>(wave, instr, mask, memory, space)
+                    memory_ops::load_words::<1>(wave, instr, mask, memory, space, env.avx2_gather)
                 }
-                DeviceLoadU128 => memory_ops::load_words::<4>(wave, instr, mask, memory, space),
-                _ => memory_ops::load_words::<2>(wave, instr, mask, memory, space),
+                DeviceLoadU128 => memory_ops::load_words::<4>(wave, instr, mask, memory, space, env.avx2_gather),
+                _ => memory_ops::load_words::<2>(wave, instr, mask, memory, space, env.avx2_gather),
             };
             match fast {
                 Some(result) => result?,
@@ -415,12 +417,18 @@ pub fn step_group(waves: &mut [Wave], instr: &Instr, env: &Env) -> bool {
             true
         }};
     }
+    if instr.op == Op::Fma {
+        // The commonest instruction of float kernels: one lane-loop call for the whole group.
+        lanes::fma_group(waves, instr, env.hardware_fma);
+        return true;
+    }
     dispatch!(instr.op, each, { _ => false })
 }
 
 /// Whether `op` reads and writes only the executing wave's registers and predicates: no memory,
 /// no control flow, no change of the wave's status. Such instructions of waves standing at the
 /// same instruction can run as a group ([`step_group`]) without changing any result.
+#[inline(always)]
 pub fn is_register_only(op: Op) -> bool {
     macro_rules! yes {
         ($($ignored:tt)*) => {

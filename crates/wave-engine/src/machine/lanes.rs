@@ -57,6 +57,14 @@ fn compute<const N: usize>(value: impl Fn(usize) -> u32) -> [u32; N] {
     computed
 }
 
+/// The first `N` lanes of a row, as a value.
+#[inline(always)]
+fn head<const N: usize>(row: &Row) -> [u32; N] {
+    let mut lanes = [0u32; N];
+    lanes.copy_from_slice(&row[..N]);
+    lanes
+}
+
 /// Copies computed lanes into `dst` (every lane active: lanes beyond the width do not exist) or
 /// blends them by `mask`.
 #[inline(always)]
@@ -170,6 +178,89 @@ fn fma_hardware(wave: &mut Wave, instr: &Instr, mask: u64) {
     }
 }
 
+/// `fma` for each wave of a lockstep group (see `exec::step_group`), in wave order: one call for
+/// the whole group, so the lane loop's set-up is paid once, not once per wave.
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
+pub fn fma_group(waves: &mut [Wave], instr: &Instr, hardware: bool) {
+    use crate::numeric::float;
+    #[cfg(target_arch = "x86_64")]
+    if hardware {
+        // SAFETY: `hardware` is only true on CPUs with AVX2 and FMA (`CpuFeatures::detect`).
+        return unsafe { fma_group_hardware(waves, instr) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = hardware;
+    fma_each(waves, instr, float::fma_by_round_to_odd);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn fma_group_hardware(waves: &mut [Wave], instr: &Instr) {
+    fma_each(waves, instr, |a: u32, b: u32, c: u32| {
+        let [a, b, c] = [a, b, c].map(f32::from_bits);
+        a.mul_add(b, c).to_bits()
+    });
+}
+
+/// The per-wave loop of [`fma_group`], with `lane_fma` computing one lane (single rounding).
+#[inline(always)]
+fn fma_each(waves: &mut [Wave], instr: &Instr, lane_fma: impl Fn(u32, u32, u32) -> u32 + Copy) {
+    let plain = instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) == 0
+        && instr.guard == crate::instr::Guard::Always;
+    let highest = instr.a.max(instr.b).max(instr.c).max(instr.dst) as usize;
+    for wave in waves {
+        wave.pc += 1;
+        // The common case, settled with a few comparisons: a full 32- or 64-lane wave,
+        // register operands, no guard.
+        if plain && highest < wave.registers.len() {
+            let done = match (wave.width, wave.active) {
+                (32, 0xFFFF_FFFF) => fma_full_rows::<32>(&mut wave.registers, instr, lane_fma),
+                (64, u64::MAX) => fma_full_rows::<64>(&mut wave.registers, instr, lane_fma),
+                _ => false,
+            };
+            if done {
+                continue;
+            }
+        }
+        let mask = wave.active & super::control::guard_mask(wave, instr.guard);
+        if !fma_rows_without_nan(wave, instr, mask, lane_fma) {
+            fma_by_lane_rules(wave, instr, mask);
+        }
+    }
+}
+
+/// `fma` on the first `N` lanes of every row, all active: computed from copies of the operand
+/// rows (so nothing can alias the results and the loop stays in vector registers), stored unless
+/// a result is NaN, in which case nothing is written and `false` asks for the general path.
+#[inline(always)]
+fn fma_full_rows<const N: usize>(
+    registers: &mut [Row],
+    instr: &Instr,
+    lane_fma: impl Fn(u32, u32, u32) -> u32,
+) -> bool {
+    let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| head::<N>(&registers[r as usize]));
+    let mut results = [0u32; N];
+    let mut any_nan = false;
+    for lane in 0..N {
+        let bits = lane_fma(a[lane], b[lane], c[lane]);
+        any_nan |= bits & 0x7FFF_FFFF > 0x7F80_0000;
+        results[lane] = bits;
+    }
+    if !any_nan {
+        registers[instr.dst as usize][..N].copy_from_slice(&results);
+    }
+    !any_nan
+}
+
+/// The rare path (a NaN result, or an immediate operand): the exact per-lane rules, kept out of
+/// line so the hot loops above stay small.
+#[cold]
+#[inline(never)]
+fn fma_by_lane_rules(wave: &mut Wave, instr: &Instr, mask: u64) {
+    map3(wave, instr, mask, crate::numeric::float::fma)
+}
+
 /// One pass over the lanes computing `a * b + c` with `lane_fma` (single rounding). A NaN result
 /// lane means a NaN input or an invalid product (∞ × 0); then nothing is stored and `false` asks
 /// for the per-lane rules of [`crate::numeric::float::fma`] (which NaN comes out). Otherwise the
@@ -188,7 +279,9 @@ fn fma_rows_without_nan(
         mask: u64,
         lane_fma: impl Fn(u32, u32, u32) -> u32,
     ) -> bool {
-        let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| &wave.registers[r as usize]);
+        // Operands copied into locals: the compiler then knows nothing aliases the results and
+        // keeps the whole computation in vector registers (no run-time overlap checks).
+        let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| head::<N>(&wave.registers[r as usize]));
         let mut results = [0u32; N];
         let mut any_nan = false;
         for lane in 0..N {

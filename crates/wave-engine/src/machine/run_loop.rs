@@ -96,6 +96,7 @@ impl Machine {
             grid_size: launch.grid,
             num_waves: waves.len() as u32,
             hardware_fma: cpu.has_avx2_fma,
+            avx2_gather: cpu.has_avx2_fma,
         };
         let wave_count = waves.len();
         let mut pick = *next_pick;
@@ -123,12 +124,23 @@ impl Machine {
             let Some(instr) = code.get(pc as usize) else {
                 break Err((w, TrapKind::RanOffEnd, None, pc));
             };
-            // The next waves in round-robin order that stand at this same register-only
-            // instruction run it now, as one group: the order of execution is unchanged (each
-            // wave touches only its own registers), one dispatch serves them all. Not past a
-            // breakpoint, the step allowance or the budget.
+            // The next waves in round-robin order that stand at this same instruction run it
+            // now, as one group, one after another in wave order: exactly the order round-robin
+            // would give them (a wave changes only its own registers and status; memory is
+            // touched in the same order; no barrier can release while a later member is still
+            // ready). The group pays for one pick, one budget test and one statistics record;
+            // register-only instructions also share one dispatch. Not past a breakpoint, the
+            // step allowance or the budget.
+            // Lanes are counted as they stand before the instruction (control flow changes them).
+            let lanes = |wave: &super::wave::Wave| {
+                (
+                    wave.active.count_ones() as u64,
+                    wave.present.count_ones() as u64,
+                )
+            };
+            let (mut active, mut slots) = lanes(&waves[w]);
             let mut group_end = w + 1;
-            if !at_breakpoint && exec::is_register_only(instr.op) {
+            if !at_breakpoint {
                 let budget_left = if limit == 0 {
                     u64::MAX
                 } else {
@@ -140,18 +152,59 @@ impl Machine {
                     && waves[group_end].status == WaveStatus::Ready
                     && waves[group_end].pc == pc
                 {
+                    let (member_active, member_slots) = lanes(&waves[group_end]);
+                    active += member_active;
+                    slots += member_slots;
                     group_end += 1;
                 }
             }
-            // Statistics and counters for the wave (or the group) about to run.
-            let count = (group_end - w) as u64;
-            let (active, slots) =
-                waves[w..group_end]
-                    .iter()
-                    .fold((0, 0), |(active, slots), wave| {
-                        let active = active + wave.active.count_ones() as u64;
-                        (active, slots + wave.present.count_ones() as u64)
-                    });
+            pick = if group_end == wave_count {
+                0
+            } else {
+                group_end
+            };
+            let members = group_end - w;
+            let mut fault = None;
+            let mut executed_here = members;
+            if members > 1 && exec::is_register_only(instr.op) {
+                let grouped = exec::step_group(&mut waves[w..group_end], instr, &env);
+                debug_assert!(grouped, "register-only instructions run as a group");
+            } else {
+                for member in w..group_end {
+                    let wave = &mut waves[member];
+                    let result = exec::step(wave, instr, &mut env, events);
+                    if matches!(instr.op, Op::If | Op::Loop) {
+                        stats.max_stack_depth = stats.max_stack_depth.max(wave.stack.len() as u32);
+                        // An `if` whose then and else sides are both non-empty (the frame it
+                        // just pushed).
+                        if instr.op == Op::If {
+                            if let Some(frame) = wave.stack.last().filter(|f| f.origin == pc) {
+                                if frame.then_mask != 0 && frame.else_mask != 0 {
+                                    stats.divergent_branches += 1;
+                                }
+                            }
+                        }
+                    }
+                    if let Err(error) = result {
+                        // The members after this one did not run: their lanes are unchanged.
+                        for later in &waves[member + 1..group_end] {
+                            let (later_active, later_slots) = lanes(later);
+                            active -= later_active;
+                            slots -= later_slots;
+                        }
+                        executed_here = member - w + 1;
+                        fault = Some((member, error));
+                        break;
+                    }
+                    if wave.status != WaveStatus::Ready
+                        && release_barrier_if_complete(waves, events)
+                    {
+                        stats.barriers += 1;
+                    }
+                }
+            }
+            // Statistics and counters for the members that ran.
+            let count = executed_here as u64;
             if let Some(record) = stats.per_pc.get_mut(pc as usize) {
                 record.count += count;
                 record.active_lanes += active;
@@ -161,34 +214,8 @@ impl Machine {
             slots_sum += slots;
             ran += count;
             *executed += count;
-            pick = if group_end == wave_count {
-                0
-            } else {
-                group_end
-            };
-            if count > 1 {
-                let grouped = exec::step_group(&mut waves[w..group_end], instr, &env);
-                debug_assert!(grouped, "only register-only instructions are grouped");
-                continue;
-            }
-            let wave = &mut waves[w];
-            let result = exec::step(wave, instr, &mut env, events);
-            if matches!(instr.op, Op::If | Op::Loop) {
-                stats.max_stack_depth = stats.max_stack_depth.max(wave.stack.len() as u32);
-                // An `if` whose then and else sides are both non-empty (the frame it just pushed).
-                if instr.op == Op::If {
-                    if let Some(frame) = wave.stack.last().filter(|f| f.origin == pc) {
-                        if frame.then_mask != 0 && frame.else_mask != 0 {
-                            stats.divergent_branches += 1;
-                        }
-                    }
-                }
-            }
-            if let Err(fault) = result {
-                break Err((w, fault.kind, fault.lane, pc));
-            }
-            if wave.status != WaveStatus::Ready && release_barrier_if_complete(waves, events) {
-                stats.barriers += 1;
+            if let Some((member, error)) = fault {
+                break Err((member, error.kind, error.lane, pc));
             }
         };
         *next_pick = pick;
