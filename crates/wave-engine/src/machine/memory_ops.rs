@@ -141,7 +141,9 @@ pub fn load_words<const WORDS: usize>(
     {
         // Every lane active and in bounds: gather straight into the destination rows. The
         // addresses are copied first because the destination may include the address register.
-        let addresses: Row = wave.registers[instr.a as usize];
+        let mut addresses = [0u32; MAX_LANES];
+        let lanes = if width <= 32 { 32 } else { MAX_LANES };
+        addresses[..lanes].copy_from_slice(&wave.registers[instr.a as usize][..lanes]);
         let dst = instr.dst as usize;
         let rows = &mut wave.registers[dst..dst + WORDS];
         let blocks = width / 8 * 8;
@@ -237,7 +239,8 @@ fn load_block_by_pattern<const WORDS: usize>(
         };
         for (row, word) in rows.iter_mut().zip(chunk.chunks_exact(4)) {
             let value = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
-            row[first..first + 8].fill(value);
+            // A whole array, not `fill`: one vector store instead of eight scalar ones.
+            row[first..first + 8].copy_from_slice(&[value; 8]);
         }
         true
     } else if consecutive {

@@ -99,6 +99,14 @@ impl Machine {
             avx2_gather: cpu.has_avx2_fma,
         };
         let wave_count = waves.len();
+        let full_slots = waves.first().map_or(0, |wave| wave.width as u64);
+        let last_slots = waves
+            .last()
+            .map_or(0, |wave| wave.present.count_ones() as u64);
+        debug_assert!(waves
+            .iter()
+            .take(wave_count.saturating_sub(1))
+            .all(|wave| wave.present.count_ones() as u64 == full_slots));
         let mut pick = *next_pick;
         let mut ran = 0u64;
         let (mut active_sum, mut slots_sum) = (0u64, 0u64);
@@ -131,14 +139,10 @@ impl Machine {
             // ready). The group pays for one pick, one budget test and one statistics record;
             // register-only instructions also share one dispatch. Not past a breakpoint, the
             // step allowance or the budget.
-            // Lanes are counted as they stand before the instruction (control flow changes them).
-            let lanes = |wave: &super::wave::Wave| {
-                (
-                    wave.active.count_ones() as u64,
-                    wave.present.count_ones() as u64,
-                )
-            };
-            let (mut active, mut slots) = lanes(&waves[w]);
+            // Active lanes are counted as they stand before the instruction (control flow
+            // changes them); lane slots follow from the group's extent (below).
+            let lanes = |wave: &super::wave::Wave| wave.active.count_ones() as u64;
+            let mut active = lanes(&waves[w]);
             let mut group_end = w + 1;
             if !at_breakpoint {
                 let budget_left = if limit == 0 {
@@ -152,9 +156,7 @@ impl Machine {
                     && waves[group_end].status == WaveStatus::Ready
                     && waves[group_end].pc == pc
                 {
-                    let (member_active, member_slots) = lanes(&waves[group_end]);
-                    active += member_active;
-                    slots += member_slots;
+                    active += lanes(&waves[group_end]);
                     group_end += 1;
                 }
             }
@@ -188,9 +190,7 @@ impl Machine {
                     if let Err(error) = result {
                         // The members after this one did not run: their lanes are unchanged.
                         for later in &waves[member + 1..group_end] {
-                            let (later_active, later_slots) = lanes(later);
-                            active -= later_active;
-                            slots -= later_slots;
+                            active -= lanes(later);
                         }
                         executed_here = member - w + 1;
                         fault = Some((member, error));
@@ -203,8 +203,15 @@ impl Machine {
                     }
                 }
             }
-            // Statistics and counters for the members that ran.
+            // Statistics and counters for the members that ran. Every wave but the last has all
+            // its lanes; the last may be partial.
             let count = executed_here as u64;
+            let ran_to = w + executed_here;
+            let slots = if ran_to == wave_count {
+                (count - 1) * full_slots + last_slots
+            } else {
+                count * full_slots
+            };
             if let Some(record) = stats.per_pc.get_mut(pc as usize) {
                 record.count += count;
                 record.active_lanes += active;
