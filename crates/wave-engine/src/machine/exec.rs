@@ -437,3 +437,33 @@ pub fn is_register_only(op: Op) -> bool {
     }
     dispatch!(op, yes, { _ => false })
 }
+
+/// Whether every wave that runs `op` (without a fault) just moves on to the next instruction,
+/// its active lanes and status unchanged: register-only instructions, loads, stores and atomics.
+/// Waves standing together at such an instruction stand together at the next one.
+#[inline(always)]
+pub fn keeps_lockstep(op: Op) -> bool {
+    use Op::*;
+    is_register_only(op)
+        || matches!(
+            op,
+            LocalLoadU8
+                | LocalLoadU16
+                | LocalLoadU32
+                | LocalLoadU64
+                | LocalStoreU8
+                | LocalStoreU16
+                | LocalStoreU32
+                | LocalStoreU64
+                | DeviceLoadU8
+                | DeviceLoadU16
+                | DeviceLoadU32
+                | DeviceLoadU64
+                | DeviceLoadU128
+                | DeviceStoreU8
+                | DeviceStoreU16
+                | DeviceStoreU32
+                | DeviceStoreU64
+                | DeviceStoreU128
+        )
+}

@@ -110,6 +110,10 @@ impl Machine {
         let mut pick = *next_pick;
         let mut ran = 0u64;
         let (mut active_sum, mut slots_sum) = (0u64, 0u64);
+        // `Some(active lanes)` while every wave is known to be ready at the same pc, with those
+        // active lanes in all: the last group was the whole workgroup and its instruction kept
+        // it in lockstep.
+        let mut whole_workgroup: Option<u64> = None;
         // `Err` carries a trap: (wave, kind, lane, pc).
         let outcome = loop {
             if ran == max_steps {
@@ -151,6 +155,12 @@ impl Machine {
                     limit - *executed
                 };
                 let room = (max_steps - ran).min(budget_left).min(wave_count as u64) as usize;
+                if let Some(whole_active) = whole_workgroup.filter(|_| w == 0 && room == wave_count)
+                {
+                    // Every wave is still ready at this same pc (see `whole_workgroup`).
+                    active = whole_active;
+                    group_end = wave_count;
+                }
                 while group_end < wave_count
                     && group_end - w < room
                     && waves[group_end].status == WaveStatus::Ready
@@ -166,6 +176,11 @@ impl Machine {
                 group_end
             };
             let members = group_end - w;
+            // After an instruction that moves every wave of the workgroup to the next pc and
+            // changes no mask or status, the next group is the whole workgroup again, with the
+            // same active lanes: the scan above can be skipped.
+            whole_workgroup = (w == 0 && members == wave_count && exec::keeps_lockstep(instr.op))
+                .then_some(active);
             let mut fault = None;
             let mut executed_here = members;
             if members > 1 && exec::is_register_only(instr.op) {
