@@ -58,6 +58,7 @@ fn compute<const N: usize>(value: impl Fn(usize) -> u32) -> [u32; N] {
 }
 
 /// The first `N` lanes of a row, as a value.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn head<const N: usize>(row: &Row) -> [u32; N] {
     let mut lanes = [0u32; N];
@@ -191,7 +192,15 @@ pub fn fma_group(waves: &mut [Wave], instr: &Instr, hardware: bool) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = hardware;
-    fma_each(waves, instr, float::fma_by_round_to_odd);
+    // The portable path (wasm) borrows the operand rows in place: without vector registers,
+    // copying them first (as the hardware path does) is only extra work.
+    for wave in waves {
+        let mask = wave.active & super::control::guard_mask(wave, instr.guard);
+        wave.pc += 1;
+        if !fma_rows_without_nan(wave, instr, mask, float::fma_by_round_to_odd) {
+            fma_by_lane_rules(wave, instr, mask);
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -203,7 +212,9 @@ fn fma_group_hardware(waves: &mut [Wave], instr: &Instr) {
     });
 }
 
-/// The per-wave loop of [`fma_group`], with `lane_fma` computing one lane (single rounding).
+/// The per-wave loop of [`fma_group`]'s hardware path, with `lane_fma` computing one lane
+/// (single rounding).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn fma_each(waves: &mut [Wave], instr: &Instr, lane_fma: impl Fn(u32, u32, u32) -> u32 + Copy) {
     let plain = instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) == 0
@@ -233,6 +244,7 @@ fn fma_each(waves: &mut [Wave], instr: &Instr, lane_fma: impl Fn(u32, u32, u32) 
 /// `fma` on the first `N` lanes of every row, all active: computed from copies of the operand
 /// rows (so nothing can alias the results and the loop stays in vector registers), stored unless
 /// a result is NaN, in which case nothing is written and `false` asks for the general path.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn fma_full_rows<const N: usize>(
     registers: &mut [Row],
@@ -279,9 +291,7 @@ fn fma_rows_without_nan(
         mask: u64,
         lane_fma: impl Fn(u32, u32, u32) -> u32,
     ) -> bool {
-        // Operands copied into locals: the compiler then knows nothing aliases the results and
-        // keeps the whole computation in vector registers (no run-time overlap checks).
-        let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| head::<N>(&wave.registers[r as usize]));
+        let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| &wave.registers[r as usize]);
         let mut results = [0u32; N];
         let mut any_nan = false;
         for lane in 0..N {
