@@ -399,6 +399,16 @@ mod tests {
     }
 
     #[test]
+    fn predicate_bits_agree_with_predicate_for_every_guard() {
+        use Guard::*;
+        for guard in [P0, P1, P2, P3, NotP0, NotP1, NotP2, NotP3] {
+            let (index, negated) = guard.predicate_bits();
+            assert_eq!(Some((index as u8, negated)), guard.predicate(), "{guard:?}");
+        }
+        assert_eq!(Always.predicate(), None);
+    }
+
+    #[test]
     fn special_register_names_round_trip_in_index_order() {
         for (index, (sr, name)) in SpecialRegister::ALL.iter().enumerate() {
             assert_eq!(*sr as usize, index);

@@ -421,3 +421,65 @@ fn block_prefix_sum_matches() {
         assert_eq!(words(&out, 512, 40), expected, "width {width}");
     }
 }
+
+#[test]
+fn racy_counter_follows_round_robin_order() {
+    // Every wave increments one local counter without atomics, once more than its wave id, and
+    // each thread then records what it read last and the final counter. The waves start in
+    // lockstep and drop out one by one, so the answer depends on the exact round-robin
+    // interleaving of every load and store, which lockstep groups must keep. The break is the
+    // last instruction before `endloop`, so both machines run the same instructions per wave.
+    let source = "
+.kernel race
+    mov_sr r0, sr_wave_id
+    mov_imm r1, 0                ; the counter's address
+    mov_imm r3, 1
+    mov_imm r7, 0                ; iterations done
+    loop
+        local_load_u32 r2, r1
+        iadd r2, r2, r3
+        local_store_u32 r1, r2   ; counter += 1, racy
+        iadd r7, r7, r3
+        icmp_gt p1, r7, r0
+        break p1
+    endloop
+    local_load_u32 r4, r1
+    mov_sr r5, sr_workgroup_id_x
+    mov_sr r6, sr_workgroup_size_x
+    imul r5, r5, r6
+    mov_sr r6, sr_thread_id_x
+    iadd r5, r5, r6
+    mov_imm r6, 8
+    imul r5, r5, r6
+    device_store_u32 r5, r2      ; what this thread's wave last wrote
+    iadd r5, r5, r3
+    iadd r5, r5, r3
+    iadd r5, r5, r3
+    iadd r5, r5, r3
+    device_store_u32 r5, r4      ; the counter once its loop ended
+    halt
+.end
+";
+    for width in [1, 2, 4, 8] {
+        let launch = Launch {
+            grid: [2, 1, 1],
+            workgroup: [16, 1, 1],
+            wave_width: width,
+            local_memory: 64,
+            initial_memory: vec![0; 2 * 16 * 8],
+            initial_registers: Vec::new(),
+        };
+        let memory = both(source, &launch);
+        let last_written = words(&memory, 0, 64)
+            .chunks(2)
+            .map(|pair| pair[0])
+            .collect::<Vec<_>>();
+        // Sequential waves would count 1, 2, 3, ...: the race must lose increments.
+        let waves = 16 / width;
+        let increments: u32 = (1..=waves).sum();
+        assert!(
+            last_written.iter().all(|&value| value < increments),
+            "width {width}: no increment was lost: {last_written:?}"
+        );
+    }
+}
