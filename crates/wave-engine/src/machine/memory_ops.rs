@@ -297,6 +297,16 @@ pub fn store(
     space: MemorySpace,
 ) -> Result<(), LaneFault> {
     let width = access_width(instr.op);
+    let registers_only = instr.flags & (flags::A_IMM | flags::B_IMM) == 0;
+    let stored_at_once = registers_only
+        && match width {
+            8 => store_words_full_wave::<2>(wave, instr, mask, memory),
+            16 => store_words_full_wave::<4>(wave, instr, mask, memory),
+            _ => false,
+        };
+    if stored_at_once {
+        return Ok(());
+    }
     let addresses = src_a(wave, instr);
     let values = src_b(wave, instr);
     for lane in each_lane(mask) {
@@ -327,6 +337,39 @@ pub fn store(
         result.map_err(|e| fault(space, lane, e))?;
     }
     Ok(())
+}
+
+/// A u64 or u128 store (`WORDS` = 2 or 4) of a full wave whose accesses all fit: each lane's
+/// words written in lane order (the order of the checked path, so overlapping lanes end the
+/// same), with one bound check for the wave instead of one per lane. Returns `false`, writing
+/// nothing, for anything else (a partial mask, a possible fault, registers past the file), which
+/// the checked path then handles.
+#[inline(always)]
+pub fn store_words_full_wave<const WORDS: usize>(
+    wave: &Wave,
+    instr: &Instr,
+    mask: u64,
+    memory: &mut Memory,
+) -> bool {
+    if mask != lanes_mask(wave.width) || instr.b as usize + WORDS > wave.registers.len() {
+        return false;
+    }
+    let addresses = &wave.registers[instr.a as usize];
+    let bytes = memory.bytes_mut();
+    if !all_lanes_fit(wave, addresses, 4 * WORDS as u32, bytes.len()) {
+        return false;
+    }
+    let values: [&Row; WORDS] =
+        std::array::from_fn(|word| &wave.registers[instr.b as usize + word]);
+    for (lane, &address) in addresses[..wave.width as usize].iter().enumerate() {
+        let start = address as usize;
+        // SAFETY: every lane's `start + 4 * WORDS <= bytes.len()` (`all_lanes_fit` above).
+        let slot = unsafe { bytes.get_unchecked_mut(start..start + 4 * WORDS) };
+        for (word, chunk) in slot.chunks_exact_mut(4).enumerate() {
+            chunk.copy_from_slice(&values[word][lane].to_le_bytes());
+        }
+    }
+    true
 }
 
 /// The common case, a u32 scatter in lane order.
