@@ -242,20 +242,21 @@ function analyseTrace(raw, warmup) {
   const spans = [];
   for (const e of raw) {
     if (`${e.pid}:${e.tid}` !== main) continue;
-    if (e.ph === 'X' && e.dur !== undefined) spans.push({ name: e.name, ts: e.ts, end: e.ts + e.dur });
+    // `tdur`/`tts`: the thread's CPU time, which other processes on the machine do not inflate.
+    if (e.ph === 'X' && e.dur !== undefined) spans.push({ name: e.name, ts: e.ts, end: e.ts + e.dur, cpu: e.tdur ?? e.dur });
     else if (e.ph === 'B') open.push(e);
     else if (e.ph === 'E') {
       const b = open.pop();
-      if (b) spans.push({ name: b.name, ts: b.ts, end: e.ts });
+      if (b) spans.push({ name: b.name, ts: b.ts, end: e.ts, cpu: b.tts !== undefined && e.tts !== undefined ? e.tts - b.tts : e.ts - b.ts });
     }
   }
   spans.sort((a, b) => a.ts - b.ts || b.end - a.end);
-  // Self time: a span's duration less its children's. Tasks are the outermost spans.
+  // Self time (CPU): a span's CPU time less its children's. Tasks are the outermost spans.
   const stack = [];
   for (const s of spans) {
-    s.self = s.end - s.ts;
+    s.self = s.cpu;
     while (stack.length && stack[stack.length - 1].end <= s.ts) stack.pop();
-    if (stack.length) stack[stack.length - 1].self -= s.end - s.ts;
+    if (stack.length) stack[stack.length - 1].self -= s.cpu;
     s.depth = stack.length;
     stack.push(s);
   }
@@ -272,13 +273,19 @@ function analyseTrace(raw, warmup) {
     const sum = (until) => {
       const kinds = { script: 0, gc: 0, style: 0, layout: 0, paint: 0, other: 0 };
       let busy = 0;
-      for (const t of tasks) if (t.ts >= from && t.ts < until) busy += t.end - t.ts;
+      let cpu = 0;
+      for (const t of tasks) {
+        if (t.ts >= from && t.ts < until) {
+          busy += t.end - t.ts;
+          cpu += t.cpu;
+        }
+      }
       for (const s of spans) {
         if (s.ts >= from && s.ts < until) kinds[kindOf(s.name)] += Math.max(0, s.self);
       }
       const ms = {};
       for (const [k, v] of Object.entries(kinds)) ms[k] = v / 1000;
-      return { busy: busy / 1000, ...ms };
+      return { busy: busy / 1000, cpu: cpu / 1000, ...ms };
     };
     steps.push({
       frame: frameEnd === null ? null : { span: (frameEnd - from) / 1000, ...sum(frameEnd) },
@@ -394,15 +401,15 @@ function reportSteps(lines, options, step) {
   if (step.traced) {
     const frames = step.traced.filter((s) => s.frame);
     lines.push('');
-    lines.push(`From the Chromium trace (${options.trace}; tracing itself slows the page), main-thread time per step, from the key's task to the end of the first frame committed after it (${frames.length} of ${step.traced.length} steps had such a frame), and everything until the next key:`);
+    lines.push(`From the Chromium trace (${options.trace}; tracing itself slows the page), main-thread time per step, from the key's task to the end of the first frame committed after it (${frames.length} of ${step.traced.length} steps had such a frame), and everything until the next key. Wall-clock rows grow when other processes take the CPU; the CPU-time rows (the thread's own time, split by kind) do not:`);
     lines.push('');
     lines.push('| per step (trace) | median | p95 | max |');
     lines.push('|---|---:|---:|---:|');
-    const fields = [['span', 'key task start → frame committed (wall)'], ['busy', 'main thread busy until then'],
-      ['script', '  script (handler, Leptos, wasm)'], ['gc', '  garbage collection'], ['style', '  style'],
+    const fields = [['span', 'key task start → frame committed (wall)'], ['busy', 'main thread busy until then (wall)'],
+      ['cpu', 'main thread CPU time until then'], ['script', '  script (handler, Leptos, wasm)'], ['gc', '  garbage collection'], ['style', '  style'],
       ['layout', '  layout'], ['paint', '  pre-paint, paint, layerize, commit'], ['other', '  other']];
     for (const [key, label] of fields) stepRow(label, frames.map((s) => s.frame[key]));
-    stepRow('main thread busy until the next key (all)', step.traced.map((s) => s.all.busy));
+    stepRow('main thread CPU time until the next key (all)', step.traced.map((s) => s.all.cpu));
   }
 }
 
