@@ -10,13 +10,27 @@
 // plus, from the page, long tasks (PerformanceObserver 'longtask', tasks over 50 ms) and the
 // longest gap between two animation frames during each run.
 //
+// A step's work (what must fit in a 16 ms frame) is reported two ways:
+//   - without tracing: the Event Timing API's processing time of the F10 keydown (the handler and
+//     the microtasks in which Leptos updates the DOM) plus `wave:step-render` of the frame after it
+//     ("work" row). Event Timing only reports keys whose frame came 16 ms or more after them; the
+//     report says how many keys that left out.
+//   - with --trace FILE: a Chromium trace (CDP `Tracing`) of the measured steps. Per step, the
+//     renderer main thread's CPU time (thread time, which other processes on the machine do not
+//     inflate) from the key's task to the end of the first frame committed after it, split into
+//     script, style, layout, paint (pre-paint, paint, layerize, commit) and GC; and the wall-clock
+//     span. Tracing itself costs time, so these numbers are a little high.
+//
 // Usage (from the repository root, once scripts/setup.sh has installed the tools):
 //   node scripts/bench-browser.mjs --build            # trunk build --release, then measure
 //   node scripts/bench-browser.mjs                    # measure the dist/ already built
+//   node scripts/bench-browser.mjs --only steps --trace /tmp/steps.json   # where a step's time goes
 //   node scripts/bench-browser.mjs --runs 9 --steps 100 --json
 // Options: --runs N (GEMM runs, default 7), --steps N (measured steps, default 50),
 //          --width N (wave width for the steps, default 64), --lesson ID (default break-in-if),
-//          --dist DIR (default dist), --build, --json (machine-readable output only).
+//          --dist DIR (default dist), --build, --json (machine-readable output only),
+//          --only gemm|steps (one part only), --trace FILE (trace the steps, see above; open FILE
+//          in DevTools' Performance panel).
 import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';

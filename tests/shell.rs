@@ -244,6 +244,17 @@ fn register_rows(root: &web_sys::HtmlElement) -> Vec<String> {
 
 #[wasm_bindgen_test]
 async fn the_register_table_renders_only_the_rows_in_view_and_follows_scrolling() {
+    // The page's stylesheet gives the table its fixed geometry and its scroll container a height.
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(include_str!("../style/main.css")));
+    document().head().unwrap().append_child(&style).unwrap();
+    struct Unstyle(web_sys::Element);
+    impl Drop for Unstyle {
+        fn drop(&mut self) {
+            self.0.remove();
+        }
+    }
+    let _unstyle = Unstyle(style);
     let page = mount().await;
     let root = &page.root;
     // r40 is written first; r0–r40 are all used: 41 register rows and p0–p3.
@@ -274,6 +285,10 @@ async fn the_register_table_renders_only_the_rows_in_view_and_follows_scrolling(
         .dispatch_event(&web_sys::Event::new("scroll").unwrap())
         .unwrap();
     leptos::task::tick().await;
+    assert!(
+        scroller.scroll_top() > 0,
+        "the table scrolls within its container"
+    );
     let rows = register_rows(root);
     assert_eq!(rows.last().map(String::as_str), Some("p3"), "{rows:?}");
     assert!(!rows.iter().any(|r| r == "r0"), "{rows:?}");
@@ -288,5 +303,5 @@ async fn the_register_table_renders_only_the_rows_in_view_and_follows_scrolling(
     assert!(first.class_list().contains("changed"));
     // The rows before the window are stood in for by a spacer as tall as they are.
     let spacer = one(root, ".registers tbody tr.gap-row:not([hidden]) td");
-    assert!(spacer.get_bounding_client_rect().height > 100.0);
+    assert!(spacer.get_bounding_client_rect().height() > 100.0);
 }

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::{target_value, use_ctx, HeldNote};
-use crate::session::{Axis, NumberFormat, TableWindow};
+use crate::session::{Axis, NumberFormat, TableRow, TableWindow};
 
 fn format_name(format: NumberFormat) -> &'static str {
     match format {
@@ -114,17 +114,22 @@ pub fn Registers() -> impl IntoView {
         let w = window.get();
         w.columns.start as u32..w.columns.end as u32
     };
-    let body = Memo::new(move |previous| {
-        let w = window.get();
-        let format = ctx.format.get();
-        ctx.settled(previous, |s| {
-            s.register_window(
-                format,
-                w.rows.clone(),
-                w.columns.start as u32..w.columns.end as u32,
-            )
-        })
-    });
+    // Held during a run like the other heavy views (see `Ctx::settled`), unless the table was
+    // scrolled meanwhile: the cells must always be those of the lanes the header shows.
+    let body = Memo::new(
+        move |previous: Option<&(TableWindow, NumberFormat, Vec<TableRow>)>| {
+            let w = window.get();
+            let format = ctx.format.get();
+            if ctx.running.get() {
+                if let Some(held) = previous.filter(|p| p.0 == w && p.1 == format) {
+                    return held.clone();
+                }
+            }
+            let lanes = w.columns.start as u32..w.columns.end as u32;
+            let rows = ctx.with(|s| s.register_window(format, w.rows.clone(), lanes));
+            (w, format, rows)
+        },
+    );
     // Lanes left and right of the window, rows above and below it: the spacers' sizes.
     let before_lanes = move || window.with(|w| w.columns.start);
     let after_lanes = move || window.with(|w| (width() as usize).saturating_sub(w.columns.end));
@@ -207,7 +212,7 @@ pub fn Registers() -> impl IntoView {
                         >
                             {
                                 let row = Memo::new(move |_| {
-                                    body.with(|rows| rows.iter().find(|r| r.index == index).cloned())
+                                    body.with(|(_, _, rows)| rows.iter().find(|r| r.index == index).cloned())
                                 });
                                 view! {
                                     <tr
