@@ -16,8 +16,8 @@
 //     ("work" row). Event Timing only reports keys whose frame came 16 ms or more after them; the
 //     report says how many keys that left out.
 //   - with --trace FILE: a Chromium trace (CDP `Tracing`) of the measured steps. Per step, the
-//     renderer main thread's CPU time (thread time, which other processes on the machine do not
-//     inflate) from the key's task to the end of the first frame committed after it, split into
+//     renderer main thread's CPU time (thread time, which other processes on the machine inflate
+//     much less than wall-clock time) from the key's task to the end of the first frame committed after it, split into
 //     script, style, layout, paint (pre-paint, paint, layerize, commit) and GC; and the wall-clock
 //     span. Tracing itself costs time, so these numbers are a little high.
 //
@@ -256,7 +256,7 @@ function analyseTrace(raw, warmup) {
   const spans = [];
   for (const e of raw) {
     if (`${e.pid}:${e.tid}` !== main) continue;
-    // `tdur`/`tts`: the thread's CPU time, which other processes on the machine do not inflate.
+    // `tdur`/`tts`: the thread's CPU time, which other processes on the machine inflate far less.
     if (e.ph === 'X' && e.dur !== undefined) spans.push({ name: e.name, ts: e.ts, end: e.ts + e.dur, cpu: e.tdur ?? e.dur });
     else if (e.ph === 'B') open.push(e);
     else if (e.ph === 'E') {
@@ -350,12 +350,19 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace }) {
     await writeFile(trace, JSON.stringify({ traceEvents: raw }));
     traced = analyseTrace(raw, warmup);
   }
-  const dom = (await entries(page, 'wave:step')).slice(warmup).map((e) => e.duration);
-  const render = (await entries(page, 'wave:step-render')).slice(warmup).map((e) => e.duration);
-  const status = await page.getByRole('status').textContent();
+  const stepEntries = (await entries(page, 'wave:step')).slice(warmup);
+  const dom = stepEntries.map((e) => e.duration);
   const renderEntries = (await entries(page, 'wave:step-render')).slice(warmup);
-  const firstKey = renderEntries.length > 0 ? renderEntries[0].start - 1000 : 0;
-  const keys = (await page.evaluate(() => window.__stepKeys)).filter((k) => k.start >= firstKey);
+  const render = renderEntries.map((e) => e.duration);
+  const status = await page.getByRole('status').textContent();
+  // Each measured step's key: the last keydown that Event Timing reported at or before the step
+  // began (a key it left out, being fast, leaves its step without one).
+  const allKeys = await page.evaluate(() => window.__stepKeys);
+  const keys = stepEntries.flatMap((step, i) => {
+    const key = allKeys.filter((k) => k.start <= step.start + 0.5).at(-1);
+    const before = i > 0 ? stepEntries[i - 1].start : -Infinity;
+    return key && key.start > before ? [key] : [];
+  });
   // The work a step causes: its handler and DOM update, then style, layout and paint of the first
   // frame after the key.
   const work = keys.flatMap((k) => {
@@ -415,7 +422,7 @@ function reportSteps(lines, options, step) {
   if (step.traced) {
     const frames = step.traced.filter((s) => s.frame);
     lines.push('');
-    lines.push(`From the Chromium trace (${options.trace}; tracing itself slows the page), main-thread time per step, from the key's task to the end of the first frame committed after it (${frames.length} of ${step.traced.length} steps had such a frame), and everything until the next key. Wall-clock rows grow when other processes take the CPU; the CPU-time rows (the thread's own time, split by kind) do not:`);
+    lines.push(`From the Chromium trace (${options.trace}; tracing itself slows the page), main-thread time per step, from the key's task to the end of the first frame committed after it (${frames.length} of ${step.traced.length} steps had such a frame), and everything until the next key. Wall-clock rows grow a lot when other processes take the CPU, the CPU-time rows (the thread's own time, split by kind) much less:`);
     lines.push('');
     lines.push('| per step (trace) | median | p95 | max |');
     lines.push('|---|---:|---:|---:|');
