@@ -10,15 +10,29 @@
 // plus, from the page, long tasks (PerformanceObserver 'longtask', tasks over 50 ms) and the
 // longest gap between two animation frames during each run.
 //
+// A step's work (what must fit in a 16 ms frame) is reported two ways:
+//   - without tracing: the Event Timing API's processing time of the F10 keydown (the handler and
+//     the microtasks in which Leptos updates the DOM) plus `wave:step-render` of the frame after it
+//     ("work" row). Event Timing only reports keys whose frame came 16 ms or more after them; the
+//     report says how many keys that left out.
+//   - with --trace FILE: a Chromium trace (CDP `Tracing`) of the measured steps. Per step, the
+//     renderer main thread's CPU time (thread time, which other processes on the machine inflate
+//     much less than wall-clock time) from the key's task to the end of the first frame committed after it, split into
+//     script, style, layout, paint (pre-paint, paint, layerize, commit) and GC; and the wall-clock
+//     span. Tracing itself costs time, so these numbers are a little high.
+//
 // Usage (from the repository root, once scripts/setup.sh has installed the tools):
 //   node scripts/bench-browser.mjs --build            # trunk build --release, then measure
 //   node scripts/bench-browser.mjs                    # measure the dist/ already built
+//   node scripts/bench-browser.mjs --only steps --trace /tmp/steps.json   # where a step's time goes
 //   node scripts/bench-browser.mjs --runs 9 --steps 100 --json
 // Options: --runs N (GEMM runs, default 7), --steps N (measured steps, default 50),
 //          --width N (wave width for the steps, default 64), --lesson ID (default break-in-if),
-//          --dist DIR (default dist), --build, --json (machine-readable output only).
+//          --dist DIR (default dist), --build, --json (machine-readable output only),
+//          --only gemm|steps (one part only), --trace FILE (trace the steps, see above; open FILE
+//          in DevTools' Performance panel).
 import { spawnSync } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +42,7 @@ import { chromium } from '@playwright/test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-  const options = { runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false };
+  const options = { runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -44,6 +58,8 @@ function parseArgs(argv) {
       case '--dist': options.dist = value(); break;
       case '--build': options.build = true; break;
       case '--json': options.json = true; break;
+      case '--only': options.only = value(); break;
+      case '--trace': options.trace = value(); break;
       case '-h': case '--help':
         console.log('usage: node scripts/bench-browser.mjs [--build] [--runs N] [--steps N] [--width N] [--lesson ID] [--dist DIR] [--json]');
         process.exit(0);
@@ -51,6 +67,7 @@ function parseArgs(argv) {
       default: throw new Error(`unknown option ${arg}`);
     }
   }
+  if (options.only !== null && !['gemm', 'steps'].includes(options.only)) throw new Error('--only takes gemm or steps');
   for (const key of ['runs', 'steps', 'width']) {
     if (!Number.isInteger(options[key]) || options[key] < 1) throw new Error(`--${key} must be a positive integer`);
   }
@@ -185,7 +202,114 @@ async function benchGemm(page, baseUrl, runs) {
   return results;
 }
 
-async function benchSteps(page, baseUrl, { steps, width, lesson }) {
+// Chromium tracing (CDP `Tracing` domain) of the measured steps, for `--trace FILE`: the raw trace
+// goes to FILE (open it in DevTools' Performance panel), and each step's main-thread work is split
+// by kind from the trace events' self times.
+const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline',
+  'v8.execute', 'blink.user_timing', 'v8'];
+
+async function startTrace(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => { for (const e of value) events.push(e); });
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordAsMuchAsPossible' },
+  });
+  return async () => {
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    await cdp.detach();
+    return events;
+  };
+}
+
+// Which kind of work a trace event's self time is.
+function kindOf(name) {
+  if (/GC|^V8\.GC|BlinkGC/.test(name)) return 'gc';
+  if (['UpdateLayoutTree', 'RecalculateStyles', 'ParseAuthorStyleSheet'].includes(name)) return 'style';
+  if (['Layout', 'UpdateLayout', 'IntersectionObserverController::computeIntersections'].includes(name)) return 'layout';
+  if (['PrePaint', 'Paint', 'PaintImage', 'Layerize', 'UpdateLayer', 'UpdateLayerTree', 'Commit',
+    'CompositeLayers', 'RasterTask', 'Decode Image'].includes(name)) return 'paint';
+  if (['FunctionCall', 'EvaluateScript', 'EventDispatch', 'RunMicrotasks', 'FireAnimationFrame',
+    'TimerFire', 'v8.execute', 'V8.Execute', 'v8.callFunction', 'v8.run', 'V8.ScriptCompiler',
+    'v8.compile', 'ProfileCall', 'UserTiming'].includes(name) || name.startsWith('v8.') || name.startsWith('V8.')) return 'script';
+  return 'other';
+}
+
+// Per measured step: the main thread's work from the key's task to the end of the first frame
+// committed after it ("frame"), split by kind, and everything the main thread did until the next
+// key ("all": also later timers, such as the divergence stack removing a frame after its exit
+// animation, and the frames those cause).
+function analyseTrace(raw, warmup) {
+  const threadNames = new Map();
+  for (const e of raw) {
+    if (e.ph === 'M' && e.name === 'thread_name') threadNames.set(`${e.pid}:${e.tid}`, e.args.name);
+  }
+  const keydowns = raw.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'keydown');
+  if (keydowns.length === 0) throw new Error('the trace has no keydown events');
+  const main = `${keydowns[0].pid}:${keydowns[0].tid}`;
+  if (threadNames.get(main) !== 'CrRendererMain') throw new Error(`keydowns on thread ${threadNames.get(main)}`);
+  // Complete events of the main thread (begin/end pairs joined), in order.
+  const open = [];
+  const spans = [];
+  for (const e of raw) {
+    if (`${e.pid}:${e.tid}` !== main) continue;
+    // `tdur`/`tts`: the thread's CPU time, which other processes on the machine inflate far less.
+    if (e.ph === 'X' && e.dur !== undefined) spans.push({ name: e.name, ts: e.ts, end: e.ts + e.dur, cpu: e.tdur ?? e.dur });
+    else if (e.ph === 'B') open.push(e);
+    else if (e.ph === 'E') {
+      const b = open.pop();
+      if (b) spans.push({ name: b.name, ts: b.ts, end: e.ts, cpu: b.tts !== undefined && e.tts !== undefined ? e.tts - b.tts : e.ts - b.ts });
+    }
+  }
+  spans.sort((a, b) => a.ts - b.ts || b.end - a.end);
+  // Self time (CPU): a span's CPU time less its children's. Tasks are the outermost spans.
+  const stack = [];
+  for (const s of spans) {
+    s.self = s.cpu;
+    while (stack.length && stack[stack.length - 1].end <= s.ts) stack.pop();
+    if (stack.length) stack[stack.length - 1].self -= s.cpu;
+    s.depth = stack.length;
+    stack.push(s);
+  }
+  const tasks = spans.filter((s) => s.depth === 0);
+  const keys = keydowns.map((k) => k.ts).sort((a, b) => a - b);
+  const steps = [];
+  for (let i = warmup; i < keys.length; i++) {
+    const key = keys[i];
+    const next = i + 1 < keys.length ? keys[i + 1] : Infinity;
+    const keyTask = tasks.find((t) => t.ts <= key && t.end >= key);
+    const from = keyTask ? keyTask.ts : key;
+    const commit = spans.find((s) => s.name === 'Commit' && s.ts > key && s.ts < next);
+    const frameEnd = commit ? commit.end : null;
+    const sum = (until) => {
+      const kinds = { script: 0, gc: 0, style: 0, layout: 0, paint: 0, other: 0 };
+      let busy = 0;
+      let cpu = 0;
+      for (const t of tasks) {
+        if (t.ts >= from && t.ts < until) {
+          busy += t.end - t.ts;
+          cpu += t.cpu;
+        }
+      }
+      for (const s of spans) {
+        if (s.ts >= from && s.ts < until) kinds[kindOf(s.name)] += Math.max(0, s.self);
+      }
+      const ms = {};
+      for (const [k, v] of Object.entries(kinds)) ms[k] = v / 1000;
+      return { busy: busy / 1000, cpu: cpu / 1000, ...ms };
+    };
+    steps.push({
+      frame: frameEnd === null ? null : { span: (frameEnd - from) / 1000, ...sum(frameEnd) },
+      all: sum(Math.min(next, spans.length ? spans[spans.length - 1].end + 1 : next)),
+    });
+  }
+  return steps;
+}
+
+async function benchSteps(page, baseUrl, { steps, width, lesson, trace }) {
   await page.goto(baseUrl);
   await page.getByRole('combobox', { name: 'Examples' }).selectOption(lesson);
   await page.getByRole('tab', { name: 'Launch configuration' }).click();
@@ -211,6 +335,7 @@ async function benchSteps(page, baseUrl, { steps, width, lesson }) {
   // Steps come from the keyboard (F10), like a user's, and nothing polls the page meanwhile.
   await page.getByRole('button', { name: 'Step', exact: true }).focus();
   const warmup = 5;
+  const stopTrace = trace ? await startTrace(page) : null;
   let maxDepth = 0;
   for (let i = 0; i < warmup + steps; i++) {
     await page.keyboard.press('F10');
@@ -219,12 +344,25 @@ async function benchSteps(page, baseUrl, { steps, width, lesson }) {
     maxDepth = Math.max(maxDepth, await page.evaluate(() =>
       document.querySelectorAll('[aria-label="Divergence stack"] > [role=listitem]').length));
   }
-  const dom = (await entries(page, 'wave:step')).slice(warmup).map((e) => e.duration);
-  const render = (await entries(page, 'wave:step-render')).slice(warmup).map((e) => e.duration);
-  const status = await page.getByRole('status').textContent();
+  let traced = null;
+  if (stopTrace) {
+    const raw = await stopTrace();
+    await writeFile(trace, JSON.stringify({ traceEvents: raw }));
+    traced = analyseTrace(raw, warmup);
+  }
+  const stepEntries = (await entries(page, 'wave:step')).slice(warmup);
+  const dom = stepEntries.map((e) => e.duration);
   const renderEntries = (await entries(page, 'wave:step-render')).slice(warmup);
-  const firstKey = renderEntries.length > 0 ? renderEntries[0].start - 1000 : 0;
-  const keys = (await page.evaluate(() => window.__stepKeys)).filter((k) => k.start >= firstKey);
+  const render = renderEntries.map((e) => e.duration);
+  const status = await page.getByRole('status').textContent();
+  // Each measured step's key: the last keydown that Event Timing reported at or before the step
+  // began (a key it left out, being fast, leaves its step without one).
+  const allKeys = await page.evaluate(() => window.__stepKeys);
+  const keys = stepEntries.flatMap((step, i) => {
+    const key = allKeys.filter((k) => k.start <= step.start + 0.5).at(-1);
+    const before = i > 0 ? stepEntries[i - 1].start : -Infinity;
+    return key && key.start > before ? [key] : [];
+  });
   // The work a step causes: its handler and DOM update, then style, layout and paint of the first
   // frame after the key.
   const work = keys.flatMap((k) => {
@@ -233,17 +371,13 @@ async function benchSteps(page, baseUrl, { steps, width, lesson }) {
   });
   return {
     dom, render, total: dom.map((d, i) => d + render[i]), maxDepth, status,
-    handler: keys.map((k) => k.processing), presented: keys.map((k) => k.duration), work,
+    handler: keys.map((k) => k.processing), presented: keys.map((k) => k.duration), work, traced,
   };
 }
 
-function report(options, chromiumVersion, gemm, step) {
+function reportGemm(lines, gemm) {
   const cold = gemm[0];
   const warm = gemm.length > 1 ? gemm.slice(1) : gemm;
-  const lines = [];
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  lines.push(`Headless Chromium ${chromiumVersion}, ${os.cpus().length} cores (${cpu}), ${new Date().toISOString().slice(0, 10)}`);
-  lines.push('');
   lines.push(`GEMM example (256×256, ${cold.steps} wave-instructions), ${gemm.length} runs (the first is cold; best and median over the others):`);
   lines.push('');
   lines.push('| GEMM run | cold | best | median |');
@@ -261,11 +395,16 @@ function report(options, chromiumVersion, gemm, step) {
   lines.push('');
   lines.push(`Slices per run: ${median(gemm.map((r) => r.slices))} (median); frames painted during a run: ${median(gemm.map((r) => r.framesDuringRun))} (median).`);
   lines.push('');
+}
+
+function reportSteps(lines, options, step) {
   lines.push(`Step with ${options.width} lanes (lesson \`${options.lesson}\`, workgroup ${options.width}, Memory tab open), ${step.dom.length} steps after 5 warm-up steps, deepest stack ${step.maxDepth}:`);
   lines.push('');
   lines.push('| per step | median | p95 | max |');
   lines.push('|---|---:|---:|---:|');
-  const stepRow = (label, xs) => lines.push(`| ${label} | ${ms(median(xs))} | ${ms(percentile(xs, 95))} | ${ms(Math.max(...xs))} |`);
+  const stepRow = (label, xs) => {
+    if (xs.length > 0) lines.push(`| ${label} | ${ms(median(xs))} | ${ms(percentile(xs, 95))} | ${ms(Math.max(...xs))} |`);
+  };
   stepRow('command → DOM updated (`wave:step`)', step.dom);
   stepRow('style + layout + paint (`wave:step-render`)', step.render);
   stepRow('both', step.total);
@@ -277,6 +416,31 @@ function report(options, chromiumVersion, gemm, step) {
   lines.push('');
   lines.push('`wave:step` ends at the first task or frame after the DOM update, so it includes waiting for');
   lines.push('one; the "work" row is what must fit in a frame.');
+  if (step.handler.length < step.dom.length) {
+    lines.push(`Event Timing reported ${step.handler.length} of ${step.dom.length} keys (it leaves out keys presented within 16 ms).`);
+  }
+  if (step.traced) {
+    const frames = step.traced.filter((s) => s.frame);
+    lines.push('');
+    lines.push(`From the Chromium trace (${options.trace}; tracing itself slows the page), main-thread time per step, from the key's task to the end of the first frame committed after it (${frames.length} of ${step.traced.length} steps had such a frame), and everything until the next key. Wall-clock rows grow a lot when other processes take the CPU, the CPU-time rows (the thread's own time, split by kind) much less:`);
+    lines.push('');
+    lines.push('| per step (trace) | median | p95 | max |');
+    lines.push('|---|---:|---:|---:|');
+    const fields = [['span', 'key task start → frame committed (wall)'], ['busy', 'main thread busy until then (wall)'],
+      ['cpu', 'main thread CPU time until then'], ['script', '  script (handler, Leptos, wasm)'], ['gc', '  garbage collection'], ['style', '  style'],
+      ['layout', '  layout'], ['paint', '  pre-paint, paint, layerize, commit'], ['other', '  other']];
+    for (const [key, label] of fields) stepRow(label, frames.map((s) => s.frame[key]));
+    stepRow('main thread CPU time until the next key (all)', step.traced.map((s) => s.all.cpu));
+  }
+}
+
+function report(options, chromiumVersion, gemm, step) {
+  const lines = [];
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  lines.push(`Headless Chromium ${chromiumVersion}, ${os.cpus().length} cores (${cpu}), ${new Date().toISOString().slice(0, 10)}`);
+  lines.push('');
+  if (gemm) reportGemm(lines, gemm);
+  if (step) reportSteps(lines, options, step);
   return lines.join('\n');
 }
 
@@ -306,8 +470,8 @@ async function main() {
     const page = await context.newPage();
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
-    const gemm = await benchGemm(page, url, options.runs);
-    const step = await benchSteps(page, url, options);
+    const gemm = options.only === 'steps' ? null : await benchGemm(page, url, options.runs);
+    const step = options.only === 'gemm' ? null : await benchSteps(page, url, options);
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);
     if (options.json) {
       console.log(JSON.stringify({ chromium: browser.version(), options, gemm, step }, null, 2));

@@ -233,3 +233,75 @@ async fn the_dom_follows_a_command_in_the_microtasks_after_it() {
         status(root)
     );
 }
+
+/// Row headers ("r0", "p1") of the register table's rendered rows, top to bottom.
+fn register_rows(root: &web_sys::HtmlElement) -> Vec<String> {
+    all(root, ".registers tbody tr:not(.gap-row) th[scope=row]")
+        .iter()
+        .map(text)
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn the_register_table_renders_only_the_rows_in_view_and_follows_scrolling() {
+    // The page's stylesheet gives the table its fixed geometry and its scroll container a height.
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(include_str!("../style/main.css")));
+    document().head().unwrap().append_child(&style).unwrap();
+    struct Unstyle(web_sys::Element);
+    impl Drop for Unstyle {
+        fn drop(&mut self) {
+            self.0.remove();
+        }
+    }
+    let _unstyle = Unstyle(style);
+    let page = mount().await;
+    let root = &page.root;
+    // r40 is written first; r0–r40 are all used: 41 register rows and p0–p3.
+    let mut source = String::from(".kernel many\n.registers 48\n    mov_imm r40, 7\n");
+    for r in 0..40 {
+        source.push_str(&format!("    mov_imm r{r}, {r}\n"));
+    }
+    source.push_str("    halt\n.end\n");
+    type_source(root, &source).await;
+    button(root, "Step").click();
+    leptos::task::tick().await;
+    sleep(50).await; // the table measures itself in an animation frame
+    leptos::task::tick().await;
+    let table = one(root, "table.registers");
+    assert_eq!(table.get_attribute("aria-rowcount").as_deref(), Some("46"));
+    let rows = register_rows(root);
+    assert_eq!(rows.first().map(String::as_str), Some("r0"));
+    assert!(
+        rows.len() < 41,
+        "only the rows in view and a few more: {rows:?}"
+    );
+    assert!(!rows.iter().any(|r| r == "r40"), "{rows:?}");
+    // Scrolled to the end, the last rows are there and the first ones gone; the value the step
+    // wrote is still marked as changed.
+    let scroller: web_sys::HtmlElement = one(root, ".registers-scroll").dyn_into().unwrap();
+    scroller.set_scroll_top(scroller.scroll_height());
+    scroller
+        .dispatch_event(&web_sys::Event::new("scroll").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert!(
+        scroller.scroll_top() > 0,
+        "the table scrolls within its container"
+    );
+    let rows = register_rows(root);
+    assert_eq!(rows.last().map(String::as_str), Some("p3"), "{rows:?}");
+    assert!(!rows.iter().any(|r| r == "r0"), "{rows:?}");
+    let r40 = all(root, ".registers tbody tr")
+        .into_iter()
+        .find(|tr| tr.get_attribute("aria-rowindex").as_deref() == Some("42"))
+        .expect("r40's row (row 42 counting the header)");
+    let cells = r40.query_selector_all("td[aria-colindex]").unwrap();
+    assert_eq!(cells.length(), 8, "one cell per lane of the 8-wide wave");
+    let first: web_sys::Element = cells.item(0).unwrap().dyn_into().unwrap();
+    assert_eq!(text(&first), "7");
+    assert!(first.class_list().contains("changed"));
+    // The rows before the window are stood in for by a spacer as tall as they are.
+    let spacer = one(root, ".registers tbody tr.gap-row:not([hidden]) td");
+    assert!(spacer.get_bounding_client_rect().height() > 100.0);
+}

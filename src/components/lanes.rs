@@ -87,9 +87,9 @@ pub fn Lanes() -> impl IntoView {
                                     ctx.act(|s| s.select_lane(lane));
                                 }
                             >
-                                <span class="lane-glyph" aria-hidden="true">
-                                    {move || if active() { "●" } else { "○" }}
-                                </span>
+                                // A dot drawn by the stylesheet (filled when active): a class
+                                // change repaints it without laying the lane out again.
+                                <span class="lane-glyph" aria-hidden="true"></span>
                                 <span class="lane-number" aria-hidden="true">{lane}</span>
                             </button>
                         }

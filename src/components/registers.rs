@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::{target_value, use_ctx, HeldNote};
-use crate::session::NumberFormat;
+use crate::session::{Axis, NumberFormat, TableRow, TableWindow};
 
 fn format_name(format: NumberFormat) -> &'static str {
     match format {
@@ -24,17 +24,119 @@ fn parse_format(text: &str) -> Option<NumberFormat> {
     })
 }
 
+/// Height of a table row in CSS pixels (the stylesheet's rows are exactly this tall, so the
+/// visible rows follow from the scroll offset).
+const ROW_PX: f64 = 20.0;
+/// Column width used until the page has laid out the table and it can be measured.
+const DEFAULT_COLUMN_PX: f64 = 32.0;
+
+/// What the register table's scroll container shows, in CSS pixels.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Viewport {
+    left: f64,
+    top: f64,
+    width: f64,
+    height: f64,
+    /// Width of one lane column, measured.
+    column: f64,
+}
+
 #[component]
 pub fn Registers() -> impl IntoView {
     let ctx = use_ctx();
-    let rows = Memo::new(move |previous| ctx.settled(previous, |s| s.registers(ctx.format.get())));
-    let predicates = Memo::new(move |previous| ctx.settled(previous, |s| s.predicates()));
     let width = Memo::new(move |_| ctx.with(|s| s.wave_width()));
     let width = move || width.get();
+    let row_count = Memo::new(move |_| ctx.with(|s| s.register_table_rows()));
     let selected = Memo::new(move |_| ctx.with(|s| s.selection().lane));
+    let chars = Memo::new(move |previous| {
+        ctx.settled(previous, |s| s.register_cell_chars(ctx.format.get()))
+    });
     let detail =
         Memo::new(move |previous| ctx.settled(previous, |s| s.lane_detail(ctx.format.get())));
     let detail = move || detail.get();
+
+    // Only the rows and lanes in view (and a few beyond) are in the page: a 64-lane wave with
+    // many registers would otherwise put thousands of cells into every style, layout and paint.
+    let scroller: NodeRef<leptos::html::Div> = NodeRef::new();
+    let viewport = RwSignal::new(Viewport::default());
+    let measure = move || {
+        let Some(el) = scroller.get_untracked() else {
+            return;
+        };
+        let column = el
+            .query_selector("thead th[data-lane]")
+            .ok()
+            .flatten()
+            .map(|th| th.get_bounding_client_rect().width())
+            .filter(|w| *w > 0.0)
+            .unwrap_or(DEFAULT_COLUMN_PX);
+        let now = Viewport {
+            left: f64::from(el.scroll_left()),
+            top: f64::from(el.scroll_top()),
+            width: f64::from(el.client_width()),
+            height: f64::from(el.client_height()),
+            column,
+        };
+        if viewport.get_untracked() != now {
+            viewport.set(now);
+        }
+    };
+    // Measure once laid out, again when the columns change width, and on window resizes.
+    Effect::new(move |_| {
+        chars.track();
+        width();
+        request_animation_frame(measure);
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
+    let window = Memo::new(move |_| {
+        let v = viewport.get();
+        TableWindow::new(
+            Axis {
+                count: row_count.get(),
+                item: ROW_PX,
+                scroll: v.top,
+                viewport: v.height,
+            },
+            Axis {
+                count: width() as usize,
+                item: if v.column > 0.0 {
+                    v.column
+                } else {
+                    DEFAULT_COLUMN_PX
+                },
+                scroll: v.left,
+                viewport: v.width,
+            },
+        )
+    });
+    let lanes = move || {
+        let w = window.get();
+        w.columns.start as u32..w.columns.end as u32
+    };
+    // Held during a run like the other heavy views (see `Ctx::settled`), unless the table was
+    // scrolled meanwhile: the cells must always be those of the lanes the header shows.
+    let body = Memo::new(
+        move |previous: Option<&(TableWindow, NumberFormat, Vec<TableRow>)>| {
+            let w = window.get();
+            let format = ctx.format.get();
+            if ctx.running.get() {
+                if let Some(held) = previous.filter(|p| p.0 == w && p.1 == format) {
+                    return held.clone();
+                }
+            }
+            let lanes = w.columns.start as u32..w.columns.end as u32;
+            let rows = ctx.with(|s| s.register_window(format, w.rows.clone(), lanes));
+            (w, format, rows)
+        },
+    );
+    // Lanes left and right of the window, rows above and below it: the spacers' sizes.
+    let before_lanes = move || window.with(|w| w.columns.start);
+    let after_lanes = move || window.with(|w| (width() as usize).saturating_sub(w.columns.end));
+    let above = move || window.with(|w| w.rows.start);
+    let below = move || window.with(|w| row_count.get().saturating_sub(w.rows.end));
+    let span = move || window.with(|w| w.columns.len() + 3);
+
     view! {
         <section class="view registers-view" aria-labelledby="registers-heading" aria-busy=move || ctx.busy()>
             <h3 id="registers-heading" class="view-title">
@@ -59,115 +161,95 @@ pub fn Registers() -> impl IntoView {
             <Show when=move || { width() == 0 }>
                 <p class="empty-note">"No wave to show until the kernel and its launch are valid."</p>
             </Show>
-            <div class="table-scroll" hidden=move || width() == 0>
-                <table class="registers">
+            <div
+                class="table-scroll registers-scroll"
+                hidden=move || width() == 0
+                node_ref=scroller
+                on:scroll=move |_| measure()
+            >
+                <table
+                    class="registers"
+                    aria-rowcount=move || row_count.get() + 1
+                    aria-colcount=move || width() + 1
+                    style:--cell-chars=move || chars.get().to_string()
+                    style:--lanes=move || width().to_string()
+                >
+                    <colgroup>
+                        <col class="head-col" />
+                        <col class="gap-col" style:--gap=move || before_lanes().to_string() />
+                        <For each=lanes key=|lane| *lane let:lane>
+                            <col class="lane-col" class:selected=move || selected.get() == lane />
+                        </For>
+                        <col class="gap-col" style:--gap=move || after_lanes().to_string() />
+                    </colgroup>
                     <thead>
-                        <tr>
-                            <th scope="col">"reg"</th>
-                            {move || {
-                                let lane = selected.get();
-                                (0..width())
-                                    .map(|l| {
-                                        view! {
-                                            <th scope="col" class:selected=l == lane>
-                                                {l}
-                                            </th>
-                                        }
-                                    })
-                                    .collect_view()
-                            }}
+                        <tr aria-rowindex="1">
+                            <th scope="col" class="head-cell" aria-colindex="1">"reg"</th>
+                            <th class="gap" aria-hidden="true"></th>
+                            <For each=lanes key=|lane| *lane let:lane>
+                                <th
+                                    scope="col"
+                                    data-lane=lane
+                                    aria-colindex=lane + 2
+                                    class:selected=move || selected.get() == lane
+                                >
+                                    {lane}
+                                </th>
+                            </For>
+                            <th class="gap" aria-hidden="true"></th>
                         </tr>
                     </thead>
                     <tbody>
-                        // Rows keep their cells while stepping; only the texts and classes change.
+                        <tr class="gap-row" aria-hidden="true" hidden=move || above() == 0>
+                            <td colspan=span style:--rows=move || above().to_string()></td>
+                        </tr>
+                        // Rows keep their cells while stepping and scrolling: only texts,
+                        // classes and (when the window moves) the lanes they hold change.
                         <For
-                            each=move || {
-                                let w = width();
-                                rows.with(|rows| rows.iter().map(|r| (r.register, w)).collect::<Vec<_>>())
-                            }
-                            key=|key| *key
-                            let:key
+                            each=move || window.with(|w| w.rows.clone().collect::<Vec<_>>())
+                            key=|index| *index
+                            let:index
                         >
                             {
-                                let (register, _) = key;
-                                // Only rows whose values (or change marks) moved re-render.
                                 let row = Memo::new(move |_| {
-                                    rows.with(|rows| {
-                                        rows.binary_search_by_key(&register, |r| r.register)
-                                            .ok()
-                                            .map(|i| rows[i].clone())
-                                    })
+                                    body.with(|(_, _, rows)| rows.iter().find(|r| r.index == index).cloned())
                                 });
                                 view! {
-                                    <tr>
-                                        <th scope="row">{format!("r{register}")}</th>
+                                    <tr
+                                        aria-rowindex=index + 2
+                                        class:predicate-row=move || row.with(|r| r.as_ref().is_some_and(|r| r.predicate))
+                                    >
+                                        <th scope="row" class="head-cell" aria-colindex="1">
+                                            {move || row.with(|r| r.as_ref().map(|r| r.name.clone()))}
+                                        </th>
+                                        <td class="gap" aria-hidden="true"></td>
                                         {move || {
                                             row.get()
                                                 .map(|row| {
-                                                    row.values
+                                                    row.cells
                                                         .into_iter()
-                                                        .zip(row.changed)
-                                                        .enumerate()
-                                                        .map(|(l, (value, changed))| {
+                                                        .map(|cell| {
                                                             view! {
                                                                 <td
-                                                                    class:changed=changed
-                                                                    class:selected=move || {
-                                                                        selected.get() == l as u32
-                                                                    }
+                                                                    aria-colindex=cell.lane + 2
+                                                                    class:changed=cell.changed
+                                                                    class:on=cell.on
                                                                 >
-                                                                    {value}
+                                                                    {cell.text}
                                                                 </td>
                                                             }
                                                         })
                                                         .collect_view()
                                                 })
                                         }}
+                                        <td class="gap" aria-hidden="true"></td>
                                     </tr>
                                 }
                             }
                         </For>
-                        <For
-                            each=move || {
-                                let w = width();
-                                (0..4usize).map(|p| (p, w)).collect::<Vec<_>>()
-                            }
-                            key=|key| *key
-                            let:key
-                        >
-                            {
-                                let (p, _) = key;
-                                let row = Memo::new(move |_| predicates.with(|rows| rows.get(p).cloned()));
-                                view! {
-                                    <tr class="predicate-row">
-                                        <th scope="row">{format!("p{p}")}</th>
-                                        {move || {
-                                            row.get()
-                                                .map(|row| {
-                                                    row.lanes
-                                                        .into_iter()
-                                                        .zip(row.changed)
-                                                        .enumerate()
-                                                        .map(|(l, (on, changed))| {
-                                                            view! {
-                                                                <td
-                                                                    class:changed=changed
-                                                                    class:on=on
-                                                                    class:selected=move || {
-                                                                        selected.get() == l as u32
-                                                                    }
-                                                                >
-                                                                    {if on { "T" } else { "·" }}
-                                                                </td>
-                                                            }
-                                                        })
-                                                        .collect_view()
-                                                })
-                                        }}
-                                    </tr>
-                                }
-                            }
-                        </For>
+                        <tr class="gap-row" aria-hidden="true" hidden=move || below() == 0>
+                            <td colspan=span style:--rows=move || below().to_string()></td>
+                        </tr>
                     </tbody>
                 </table>
             </div>

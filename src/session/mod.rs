@@ -15,6 +15,7 @@ mod source_view;
 mod stack;
 mod stats_view;
 mod status;
+mod table_window;
 
 #[cfg(test)]
 mod tests;
@@ -32,12 +33,15 @@ pub use form::{
 };
 pub use lanes::LaneView;
 pub use memory_view::{parse_address, MemoryFormat, MemoryRow, MemorySpaceChoice};
-pub use registers::{LaneDetail, NumberFormat, PredicateRow, RegisterRow};
+pub use registers::{
+    LaneDetail, NumberFormat, PredicateRow, RegisterRow, TableCell, TableRow, MAX_CELL_CHARS,
+};
 pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
 pub use source_view::{highlight_lines, DiagnosticView, HighlightSpan};
 pub use stack::{FrameView, MaskRow};
 pub use stats_view::{LineHeat, StatsView};
 pub use status::{RunProgress, RunState};
+pub use table_window::{Axis, TableWindow, OVERSCAN, UNMEASURED_ITEMS};
 
 /// Which workgroup, wave and lane the views show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

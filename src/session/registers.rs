@@ -159,3 +159,144 @@ impl Session {
         })
     }
 }
+
+/// One row of the register table: a register or a predicate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableRow {
+    /// Position in the whole table (registers first, then p0–p3).
+    pub index: usize,
+    /// "r3" or "p1".
+    pub name: String,
+    pub predicate: bool,
+    /// The cells of the requested lanes, in lane order.
+    pub cells: Vec<TableCell>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableCell {
+    pub lane: u32,
+    /// The value in the chosen format, or "T" / "·" for a predicate.
+    pub text: String,
+    /// The last step (or run) changed it.
+    pub changed: bool,
+    /// A predicate that holds.
+    pub on: bool,
+}
+
+/// Widest value text the register table makes room for; longer ones are cut with an ellipsis
+/// (the selected-lane detail shows them whole).
+pub const MAX_CELL_CHARS: usize = 14;
+
+impl Session {
+    /// The registers the table shows for the selected wave: the used ones inside its register
+    /// file.
+    fn shown_registers(&self, wave: &wave_engine::machine::Wave) -> Vec<u8> {
+        self.used_registers
+            .iter()
+            .copied()
+            .filter(|&r| u32::from(r) < wave.register_count)
+            .collect()
+    }
+
+    /// Rows of the whole register table (used registers, then p0–p3); 0 without a wave.
+    pub fn register_table_rows(&self) -> usize {
+        self.selected_wave()
+            .map_or(0, |wave| self.shown_registers(wave).len() + 4)
+    }
+
+    /// How many characters the table's value columns need in `format`: the longest value of
+    /// the selected wave's shown registers (at least 1, at most [`MAX_CELL_CHARS`]). One width
+    /// for every column, so scrolling never moves them.
+    pub fn register_cell_chars(&self, format: NumberFormat) -> usize {
+        let Some(wave) = self.selected_wave() else {
+            return 1;
+        };
+        let longest = match format {
+            NumberFormat::Hex => 10,
+            _ => self
+                .shown_registers(wave)
+                .iter()
+                .flat_map(|&r| wave.row(r).iter().copied())
+                .map(|v| match format {
+                    NumberFormat::I32 => decimal_chars(i64::from(v as i32)),
+                    NumberFormat::U32 => decimal_chars(i64::from(v)),
+                    NumberFormat::Hex | NumberFormat::F32 => format.format(v).chars().count(),
+                })
+                .max()
+                .unwrap_or(1),
+        };
+        longest.clamp(1, MAX_CELL_CHARS)
+    }
+
+    /// The rows `rows` of the register table (registers, then p0–p3) with the cells of the lanes
+    /// `lanes` only: what a virtualised table renders. Ranges past the end are cut.
+    pub fn register_window(
+        &self,
+        format: NumberFormat,
+        rows: std::ops::Range<usize>,
+        lanes: std::ops::Range<u32>,
+    ) -> Vec<TableRow> {
+        let Some(wave) = self.selected_wave() else {
+            return Vec::new();
+        };
+        let registers = self.shown_registers(wave);
+        let lanes = lanes.start.min(wave.width)..lanes.end.min(wave.width);
+        let total = registers.len() + 4;
+        (rows.start.min(total)..rows.end.min(total))
+            .map(|index| match registers.get(index) {
+                Some(&r) => {
+                    let row = wave.row(r);
+                    TableRow {
+                        index,
+                        name: format!("r{r}"),
+                        predicate: false,
+                        cells: lanes
+                            .clone()
+                            .map(|lane| {
+                                let value = row[lane as usize];
+                                TableCell {
+                                    lane,
+                                    text: format.format(value),
+                                    changed: self.changed_register(r, lane, value),
+                                    on: false,
+                                }
+                            })
+                            .collect(),
+                    }
+                }
+                None => {
+                    let p = index - registers.len();
+                    TableRow {
+                        index,
+                        name: format!("p{p}"),
+                        predicate: true,
+                        cells: lanes
+                            .clone()
+                            .map(|lane| {
+                                let on = wave.predicate(p as u8, lane);
+                                TableCell {
+                                    lane,
+                                    text: if on { "T" } else { "·" }.to_string(),
+                                    changed: self.changed_predicate(p, wave.predicates[p], lane),
+                                    on,
+                                }
+                            })
+                            .collect(),
+                    }
+                }
+            })
+            .collect()
+    }
+}
+
+/// Characters of `value` in decimal, sign included.
+fn decimal_chars(value: i64) -> usize {
+    let sign = usize::from(value < 0);
+    let mut digits = 1;
+    let mut rest = value.unsigned_abs();
+    while rest >= 10 {
+        rest /= 10;
+        digits += 1;
+    }
+    sign + digits
+}

@@ -395,3 +395,34 @@ test('an edited example says so, travels in links and autosave, and can be resto
   await expect(notes).toHaveCount(0);
   await expect(page.getByRole('combobox', { name: 'Examples' })).toHaveValue('');
 });
+
+test('the register table shows only the lanes in view and scrolls to the others', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'break-in-if');
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  await page.getByRole('textbox', { name: 'Workgroup size' }).fill('64,1,1');
+  await page.getByRole('textbox', { name: 'Wave width' }).fill('64');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await expect(lanes(page)).toHaveCount(64);
+  const registers = page.getByRole('region', { name: /^Registers/ });
+  const table = registers.getByRole('table');
+  await expect(table).toHaveAttribute('aria-colcount', '65');
+  const header = table.getByRole('row').first();
+  await expect(header.getByRole('columnheader', { name: '0', exact: true })).toBeVisible();
+  // Far lanes are not in the page until scrolled to.
+  await expect(header.getByRole('columnheader', { name: '63', exact: true })).toHaveCount(0);
+  const r0 = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'r0', exact: true }) });
+  // 6 registers and 4 predicates, but not 64 cells a row.
+  expect(await r0.getByRole('cell').count()).toBeLessThan(64);
+  expect(await table.getByRole('cell').count()).toBeLessThan(64 * 10);
+  await step(page); // mov_sr r0, sr_lane_id: every lane but 0 changes
+  await registers.locator('.registers-scroll').evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+  await expect(header.getByRole('columnheader', { name: '63', exact: true })).toBeVisible();
+  await expect(header.getByRole('columnheader', { name: '0', exact: true })).toHaveCount(0);
+  const last = r0.locator('td[aria-colindex="65"]');
+  await expect(last).toHaveText('63');
+  await expect(last).toHaveClass(/changed/);
+  await page.getByRole('button', { name: /^Lane 62:/ }).click();
+  await expect(page.getByLabel('Selected lane')).toContainText('Lane 62');
+  await expect(header.getByRole('columnheader', { name: '62', exact: true })).toHaveClass(/selected/);
+});

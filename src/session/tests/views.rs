@@ -1,5 +1,7 @@
 use super::{lesson, line, session};
-use crate::session::{parse_address, MemoryFormat, MemorySpaceChoice, NumberFormat, RunProgress};
+use crate::session::{
+    parse_address, MemoryFormat, MemorySpaceChoice, NumberFormat, RunProgress, MAX_CELL_CHARS,
+};
 
 #[test]
 fn lanes_explain_else_side_and_aria_labels() {
@@ -342,5 +344,79 @@ fn events_of_a_step_describe_the_divergence() {
     assert_eq!(
         diverge.text,
         "diverged at line 8: then lanes 0-2, else lanes 3-7"
+    );
+}
+
+#[test]
+fn the_register_window_has_only_the_requested_rows_and_lanes() {
+    let mut s = lesson("if-else");
+    s.step(); // mov_sr r0, sr_lane_id
+    assert_eq!(s.register_table_rows(), 5 + 4, "r0–r4, then p0–p3");
+    let rows = s.register_window(NumberFormat::I32, 0..2, 2..5);
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[0].index, rows[0].name.as_str()), (0, "r0"));
+    let lanes: Vec<u32> = rows[0].cells.iter().map(|c| c.lane).collect();
+    assert_eq!(lanes, [2, 3, 4]);
+    let texts: Vec<&str> = rows[0].cells.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(texts, ["2", "3", "4"]);
+    assert!(
+        rows[0].cells.iter().all(|c| c.changed),
+        "the step wrote them"
+    );
+    assert!(rows[1].cells.iter().all(|c| !c.changed));
+    // The same cells as the whole-table view, in any window.
+    let whole = s.registers(NumberFormat::I32);
+    let window = s.register_window(NumberFormat::I32, 1..5, 5..8);
+    for row in &window {
+        for cell in &row.cells {
+            let r = &whole[row.index];
+            assert_eq!(cell.text, r.values[cell.lane as usize]);
+            assert_eq!(cell.changed, r.changed[cell.lane as usize]);
+        }
+    }
+    s.step(); // mov_imm r1, 3
+    s.step(); // icmp_lt p1, r0, r1
+              // Rows past the registers are the predicates; ranges past the end are cut.
+    let rows = s.register_window(NumberFormat::I32, 5..100, 0..100);
+    let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["p0", "p1", "p2", "p3"]);
+    assert!(rows.iter().all(|r| r.predicate && r.cells.len() == 8));
+    let p1: Vec<(&str, bool, bool)> = rows[1].cells[..4]
+        .iter()
+        .map(|c| (c.text.as_str(), c.on, c.changed))
+        .collect();
+    assert_eq!(
+        p1,
+        [
+            ("T", true, true),
+            ("T", true, true),
+            ("T", true, true),
+            ("·", false, false)
+        ]
+    );
+    assert!(s.register_window(NumberFormat::I32, 3..3, 0..8).is_empty());
+}
+
+#[test]
+fn register_columns_are_as_wide_as_the_longest_value() {
+    let mut s = session(
+        ".kernel widths\n.registers 4\n    mov_sr r0, sr_lane_id\n    mov_imm r1, 0xffffffff\n    \
+         mov_imm r1, 0x80000000\n    mov_imm r1, 0x0da24260\n    halt\n.end\n",
+        8,
+        8,
+    );
+    s.step(); // r0 = lane id 0..7; r1 = 0
+    assert_eq!(s.register_cell_chars(NumberFormat::I32), 1);
+    assert_eq!(s.register_cell_chars(NumberFormat::Hex), 10);
+    s.step(); // r1 = 0xffffffff
+    assert_eq!(s.register_cell_chars(NumberFormat::I32), 2, "-1");
+    assert_eq!(s.register_cell_chars(NumberFormat::U32), 10, "4294967295");
+    s.step(); // r1 = 0x80000000
+    assert_eq!(s.register_cell_chars(NumberFormat::I32), 11, "-2147483648");
+    s.step(); // r1 = 1e-30 as f32, printed with 30 zeros
+    assert_eq!(
+        s.register_cell_chars(NumberFormat::F32),
+        MAX_CELL_CHARS,
+        "a long f32 is cut"
     );
 }

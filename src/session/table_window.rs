@@ -1,0 +1,156 @@
+//! Which part of a large table is in view: the rows and columns a virtualised view renders.
+//!
+//! The register table can hold 70 registers × 64 lanes; only the cells a scroll container shows
+//! (plus a small margin, so a short scroll does not reveal empty space before the view catches
+//! up) exist in the page. The geometry is fixed: every row has the same height and every column
+//! the same width, so the visible range follows from the scroll offset alone.
+
+use std::ops::Range;
+
+/// One axis of a virtualised table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Axis {
+    /// Items on this axis (rows or columns).
+    pub count: usize,
+    /// Size of one item in CSS pixels.
+    pub item: f64,
+    /// Scroll offset of the container on this axis, in CSS pixels, measured from the first item.
+    pub scroll: f64,
+    /// Visible size of the container on this axis for the items, in CSS pixels (0 when it has
+    /// not been laid out yet).
+    pub viewport: f64,
+}
+
+/// Items rendered beyond each edge of the viewport.
+pub const OVERSCAN: usize = 4;
+/// Items rendered when the viewport's size is not known yet (not laid out, or hidden).
+pub const UNMEASURED_ITEMS: usize = 24;
+
+impl Axis {
+    /// The items to render: those at least partly in view, `OVERSCAN` more on each side, all
+    /// clamped to `0..count`. Never empty while `count > 0`, whatever the (possibly stale or
+    /// nonsensical) scroll offset and size.
+    pub fn visible(&self) -> Range<usize> {
+        if self.count == 0 {
+            return 0..0;
+        }
+        let item = if self.item.is_finite() && self.item > 0.0 {
+            self.item
+        } else {
+            1.0
+        };
+        let scroll = if self.scroll.is_finite() {
+            self.scroll.max(0.0)
+        } else {
+            0.0
+        };
+        let shown = if self.viewport.is_finite() && self.viewport > 0.0 {
+            // Items at least partly inside [scroll, scroll + viewport).
+            (((scroll + self.viewport) / item).ceil() as usize)
+                .saturating_sub((scroll / item).floor() as usize)
+        } else {
+            UNMEASURED_ITEMS
+        };
+        let first = ((scroll / item).floor() as usize).min(self.count - 1);
+        let start = first.saturating_sub(OVERSCAN);
+        let end = first
+            .saturating_add(shown)
+            .saturating_add(OVERSCAN)
+            .min(self.count);
+        start..end.max(start + 1)
+    }
+}
+
+/// The rows and columns of a table to render.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableWindow {
+    pub rows: Range<usize>,
+    pub columns: Range<usize>,
+}
+
+impl TableWindow {
+    pub fn new(rows: Axis, columns: Axis) -> TableWindow {
+        TableWindow {
+            rows: rows.visible(),
+            columns: columns.visible(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn axis(count: usize, scroll: f64, viewport: f64) -> Axis {
+        Axis {
+            count,
+            item: 20.0,
+            scroll,
+            viewport,
+        }
+    }
+
+    #[test]
+    fn at_the_top_the_visible_items_and_the_margin_after_them() {
+        // 100 px show items 0..5; four more below.
+        assert_eq!(axis(70, 0.0, 100.0).visible(), 0..9);
+    }
+
+    #[test]
+    fn in_the_middle_a_margin_on_both_sides() {
+        // 410..510 px: item 20 (400..420) to item 25 (500..520).
+        assert_eq!(axis(70, 410.0, 100.0).visible(), 16..30);
+        // Exactly on an item boundary: 400..500 is items 20..25.
+        assert_eq!(axis(70, 400.0, 100.0).visible(), 16..29);
+    }
+
+    #[test]
+    fn at_the_end_clamped_to_the_items() {
+        assert_eq!(axis(70, 1300.0, 100.0).visible(), 61..70);
+        // A scroll offset past the end (the table just shrank) still shows its last items.
+        assert_eq!(axis(10, 5000.0, 100.0).visible(), 5..10);
+    }
+
+    #[test]
+    fn a_small_table_is_rendered_whole() {
+        assert_eq!(axis(10, 0.0, 400.0).visible(), 0..10);
+        assert_eq!(axis(1, 0.0, 400.0).visible(), 0..1);
+    }
+
+    #[test]
+    fn no_items_no_range() {
+        assert_eq!(axis(0, 0.0, 100.0).visible(), 0..0);
+        assert_eq!(axis(0, f64::NAN, f64::NAN).visible(), 0..0);
+    }
+
+    #[test]
+    fn an_unmeasured_viewport_shows_a_fixed_number_of_items() {
+        assert_eq!(axis(70, 0.0, 0.0).visible(), 0..UNMEASURED_ITEMS + OVERSCAN);
+        assert_eq!(axis(8, 0.0, 0.0).visible(), 0..8);
+    }
+
+    #[test]
+    fn nonsense_geometry_never_panics_and_never_renders_nothing() {
+        for scroll in [f64::NAN, f64::INFINITY, -50.0, -f64::INFINITY, 1e300] {
+            for viewport in [f64::NAN, f64::INFINITY, -1.0, 0.0, 1e300] {
+                for item in [f64::NAN, 0.0, -3.0, 1e-300, 20.0] {
+                    let a = Axis {
+                        count: 64,
+                        item,
+                        scroll,
+                        viewport,
+                    };
+                    let r = a.visible();
+                    assert!(r.start < r.end && r.end <= 64, "{a:?} gave {r:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_window_has_both_axes() {
+        let window = TableWindow::new(axis(70, 200.0, 100.0), axis(64, 0.0, 60.0));
+        assert_eq!(window.rows, 6..19);
+        assert_eq!(window.columns, 0..7);
+    }
+}
