@@ -483,3 +483,116 @@ fn racy_counter_follows_round_robin_order() {
         );
     }
 }
+
+#[test]
+fn full_wave_loads_match_for_every_address_pattern() {
+    // Every lane loads u32, u64 and u128 values from device memory and local memory at an
+    // address chosen by `mode` (in r9): 0 all lanes at one address, 1 consecutive elements,
+    // 2 a stride of three elements, 3 reversed, 4 every eighth lane at one address and the rest
+    // consecutive. Full-wave loads are served eight lanes at a time by pattern, so each mode and
+    // width (including widths that are not a multiple of eight) must give wave-emu's values.
+    let source = "
+.kernel patterns
+    mov_sr r0, sr_thread_id_x
+    mov_imm r1, 16
+    mov_imm r2, 0
+    mov_imm r3, 1
+    icmp_eq p1, r9, r2
+    if p1
+        mov_imm r4, 48               ; mode 0: one address
+    else
+        icmp_eq p1, r9, r3
+        if p1
+            imul r4, r0, r1          ; mode 1: consecutive 16-byte elements
+        else
+            mov_imm r5, 2
+            icmp_eq p1, r9, r5
+            if p1
+                mov_imm r5, 48
+                imul r4, r0, r5      ; mode 2: a stride of three elements
+            else
+                mov_imm r5, 3
+                icmp_eq p1, r9, r5
+                if p1
+                    mov_imm r5, 63
+                    isub r4, r5, r0
+                    imul r4, r4, r1  ; mode 3: reversed
+                else
+                    mov_imm r5, 7
+                    and r6, r0, r5
+                    imul r4, r0, r1
+                    icmp_eq p1, r6, r2
+                    if p1
+                        mov_imm r4, 32   ; mode 4: every eighth lane at one address
+                    endif
+                endif
+            endif
+        endif
+    endif
+    ; local memory gets a copy of the first 4 KiB of device memory, lane by lane
+    mov_imm r5, 64
+    imul r6, r0, r5
+    device_load_u128 r10, r6
+    local_store_u32 r6, r10
+    mov_imm r5, 4
+    iadd r8, r6, r5
+    local_store_u32 r8, r11
+    iadd r8, r8, r5
+    local_store_u32 r8, r12
+    iadd r8, r8, r5
+    local_store_u32 r8, r13
+    barrier
+    device_load_u32 r10, r4
+    device_load_u64 r11, r4
+    device_load_u128 r13, r4
+    local_load_u32 r17, r4
+    local_load_u64 r18, r4
+    ; results: 10 words per thread at 8192 + 40 * thread
+    mov_imm r5, 40
+    imul r6, r0, r5
+    mov_imm r5, 8192
+    iadd r6, r6, r5
+    mov_imm r5, 4
+    device_store_u32 r6, r10
+    iadd r6, r6, r5
+    device_store_u64 r6, r11
+    iadd r6, r6, r5
+    iadd r6, r6, r5
+    device_store_u128 r6, r13
+    iadd r6, r6, r1
+    device_store_u32 r6, r17
+    iadd r6, r6, r5
+    device_store_u64 r6, r18
+    halt
+.end
+";
+    let input: Vec<u32> = (0..2048u32)
+        .map(|i| i.wrapping_mul(0x9E37_79B9) ^ 0x5A5A_0000)
+        .collect();
+    for width in [4, 8, 13, 32, 64] {
+        for mode in 0..5u32 {
+            let launch = Launch {
+                grid: [1, 1, 1],
+                workgroup: [64, 1, 1],
+                wave_width: width,
+                local_memory: 4096,
+                initial_memory: memory_from_words(&input, 8192 + 40 * 64),
+                initial_registers: vec![(9, mode)],
+            };
+            let memory = both(source, &launch);
+            // Spot-check against the inputs too: thread 5's u32 load.
+            let address = match mode {
+                0 => 48,
+                1 => 5 * 16,
+                2 => 5 * 48,
+                3 => (63 - 5) * 16,
+                _ => 5 * 16,
+            };
+            assert_eq!(
+                words(&memory, 8192 + 40 * 5, 1)[0],
+                input[address / 4],
+                "width {width}, mode {mode}"
+            );
+        }
+    }
+}
