@@ -525,13 +525,13 @@ pub fn HeldNote() -> impl IntoView {
 /// 64 elements each they were most of the stack's style, layout and paint work when a frame was
 /// pushed or popped.
 #[component]
-pub fn LaneStrip(lanes: Vec<bool>) -> impl IntoView {
+pub fn LaneStrip(#[prop(into)] lanes: Signal<Vec<bool>>) -> impl IntoView {
     view! {
         <span
             class="strip"
             aria-hidden="true"
-            style:--lanes=lanes.len().to_string()
-            style:background-image=strip_background(&lanes)
+            style:--lanes=move || lanes.with(|l| l.len().to_string())
+            style:background-image=move || lanes.with(|l| strip_background(l))
         ></span>
     }
 }

@@ -132,22 +132,29 @@ fn frame_body(frame: Signal<Option<FrameView>>) -> impl IntoView {
             {with(|f| format!(" · reconverges at line {}", f.reconverge_line))}
         </span>
         <div class="masks">
-            {move || {
-                frame
-                    .with(|v| v.as_ref().map(|f| f.masks.clone()))
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|m| {
-                        view! {
-                            <div class=format!("mask mask-{}", m.name)>
-                                <span class="mask-name">{m.name}</span>
-                                <LaneStrip lanes=m.lanes />
-                                <span class="mask-text">{m.text}</span>
-                            </div>
-                        }
-                    })
-                    .collect_view()
-            }}
+            // One element per mask row, kept while the frame lives: a step that changes a mask
+            // restyles its strip and text instead of building the rows again.
+            <For
+                each=move || frame.with(|v| v.as_ref().map(|f| f.masks.iter().map(|m| m.name).collect::<Vec<_>>()).unwrap_or_default())
+                key=|name| *name
+                let:name
+            >
+                {
+                    let row = Memo::new(move |_| {
+                        frame.with(|v| v.as_ref().and_then(|f| f.masks.iter().find(|m| m.name == name).cloned()))
+                    });
+                    let lanes = move || row.with(|m| m.as_ref().map(|m| m.lanes.clone()).unwrap_or_default());
+                    view! {
+                        <div class=format!("mask mask-{name}")>
+                            <span class="mask-name">{name}</span>
+                            <LaneStrip lanes=Signal::derive(lanes) />
+                            <span class="mask-text">
+                                {move || row.with(|m| m.as_ref().map(|m| m.text.clone()).unwrap_or_default())}
+                            </span>
+                        </div>
+                    }
+                }
+            </For>
         </div>
     }
 }
@@ -199,14 +206,17 @@ pub fn Stack() -> impl IntoView {
                 <For each=move || items.get() key=Item::key let:item>
                     {match item {
                         Item::Live(key) => {
-                            let frame = Signal::derive(move || {
+                            // A memo: a step that leaves this frame as it was (most
+                            // steps, for the outer frames) does not touch its element.
+                            let frame: Signal<Option<FrameView>> = Memo::new(move |_| {
                                 frames_memo
                                     .with(|all| {
                                         all.len()
                                             .checked_sub(key.position)
                                             .and_then(|i| all.get(i).cloned())
                                     })
-                            });
+                            })
+                            .into();
                             let kind = move || frame.with(|f| f.as_ref().map_or("", |f| f.kind));
                             view! {
                                 <li role="listitem" class=move || format!("frame frame-{}", kind())>

@@ -426,3 +426,26 @@ test('the register table shows only the lanes in view and scrolls to the others'
   await expect(page.getByLabel('Selected lane')).toContainText('Lane 62');
   await expect(header.getByRole('columnheader', { name: '62', exact: true })).toHaveClass(/selected/);
 });
+
+test('a step updates the mask rows of a frame that stays in place', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'break-in-if');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  // Until the loop frame is on the stack, then until its break mask changes.
+  const loop = frames(page).filter({ hasText: /^loop/ });
+  for (let i = 0; i < 20 && (await loop.count()) === 0; i++) await step(page);
+  await expect(loop).toHaveCount(1);
+  const strip = loop.locator('.mask-break .strip');
+  const text = loop.locator('.mask-break .mask-text');
+  // Tag the strip: a step that built the rows again would lose the tag.
+  await strip.evaluate((el) => { el.dataset.kept = 'yes'; });
+  const before = await text.textContent();
+  const image = await strip.evaluate((el) => el.style.backgroundImage);
+  for (let i = 0; i < 30 && (await text.textContent()) === before; i++) await step(page);
+  expect(await text.textContent()).not.toBe(before);
+  await expect(strip).toHaveAttribute('data-kept', 'yes');
+  // The strip follows its mask (a lane that broke is drawn on).
+  const after = await strip.evaluate((el) => el.style.backgroundImage);
+  expect(after).not.toBe(image);
+  expect(after).toContain('var(--active)');
+});
