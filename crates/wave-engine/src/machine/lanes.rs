@@ -252,17 +252,29 @@ fn fma_full_rows<const N: usize>(
     lane_fma: impl Fn(u32, u32, u32) -> u32,
 ) -> bool {
     let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| head::<N>(&registers[r as usize]));
+    let Some(results) = fma_lanes::<N>(|lane| [a[lane], b[lane], c[lane]], lane_fma) else {
+        return false;
+    };
+    registers[instr.dst as usize][..N].copy_from_slice(&results);
+    true
+}
+
+/// `lane_fma` over `N` lanes whose operands `operands(lane)` gives, or `None` when a result is
+/// NaN (a NaN input or ∞ × 0: the per-lane rules then decide which NaN).
+#[inline(always)]
+fn fma_lanes<const N: usize>(
+    operands: impl Fn(usize) -> [u32; 3],
+    lane_fma: impl Fn(u32, u32, u32) -> u32,
+) -> Option<[u32; N]> {
     let mut results = [0u32; N];
     let mut any_nan = false;
-    for lane in 0..N {
-        let bits = lane_fma(a[lane], b[lane], c[lane]);
+    for (lane, result) in results.iter_mut().enumerate() {
+        let [a, b, c] = operands(lane);
+        let bits = lane_fma(a, b, c);
         any_nan |= bits & 0x7FFF_FFFF > 0x7F80_0000;
-        results[lane] = bits;
+        *result = bits;
     }
-    if !any_nan {
-        registers[instr.dst as usize][..N].copy_from_slice(&results);
-    }
-    !any_nan
+    (!any_nan).then_some(results)
 }
 
 /// The rare path (a NaN result, or an immediate operand): the exact per-lane rules, kept out of
@@ -292,17 +304,11 @@ fn fma_rows_without_nan(
         lane_fma: impl Fn(u32, u32, u32) -> u32,
     ) -> bool {
         let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| &wave.registers[r as usize]);
-        let mut results = [0u32; N];
-        let mut any_nan = false;
-        for lane in 0..N {
-            let bits = lane_fma(a[lane], b[lane], c[lane]);
-            any_nan |= bits & 0x7FFF_FFFF > 0x7F80_0000;
-            results[lane] = bits;
-        }
-        if !any_nan {
-            store(wave, instr.dst, mask, &results);
-        }
-        !any_nan
+        let Some(results) = fma_lanes::<N>(|lane| [a[lane], b[lane], c[lane]], lane_fma) else {
+            return false;
+        };
+        store(wave, instr.dst, mask, &results);
+        true
     }
     if instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) != 0 {
         false
