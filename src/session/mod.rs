@@ -33,9 +33,7 @@ pub use form::{
 };
 pub use lanes::LaneView;
 pub use memory_view::{parse_address, MemoryFormat, MemoryRow, MemorySpaceChoice};
-pub use registers::{
-    LaneDetail, NumberFormat, PredicateRow, RegisterRow, TableCell, TableRow, MAX_CELL_CHARS,
-};
+pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHARS};
 pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
 pub use source_view::{highlight_lines, DiagnosticView, HighlightSpan};
 pub use stack::{FrameView, MaskRow};

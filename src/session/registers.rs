@@ -34,25 +34,6 @@ pub(crate) fn format_f32(value: f32) -> String {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RegisterRow {
-    pub register: u8,
-    /// "r3".
-    pub name: String,
-    /// One formatted value per lane.
-    pub values: Vec<String>,
-    /// Per lane: the last step (or run) changed it.
-    pub changed: Vec<bool>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PredicateRow {
-    /// "p0".."p3".
-    pub name: String,
-    pub lanes: Vec<bool>,
-    pub changed: Vec<bool>,
-}
-
 /// Every used register and predicate of one lane.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LaneDetail {
@@ -92,48 +73,6 @@ impl Session {
         self.before.workgroup == self.selection.workgroup
             && self.before.wave == self.selection.wave
             && (self.before.predicates[p] ^ now) >> lane & 1 == 1
-    }
-
-    /// The used registers × lanes of the selected wave.
-    pub fn registers(&self, format: NumberFormat) -> Vec<RegisterRow> {
-        let Some(wave) = self.selected_wave() else {
-            return Vec::new();
-        };
-        self.used_registers
-            .iter()
-            .filter(|&&r| (r as u32) < wave.register_count)
-            .map(|&r| {
-                let row = wave.row(r);
-                RegisterRow {
-                    register: r,
-                    name: format!("r{r}"),
-                    values: row.iter().map(|&v| format.format(v)).collect(),
-                    changed: row
-                        .iter()
-                        .enumerate()
-                        .map(|(lane, &v)| self.changed_register(r, lane as u32, v))
-                        .collect(),
-                }
-            })
-            .collect()
-    }
-
-    /// p0–p3 × lanes of the selected wave.
-    pub fn predicates(&self) -> Vec<PredicateRow> {
-        let Some(wave) = self.selected_wave() else {
-            return Vec::new();
-        };
-        (0..4)
-            .map(|p| PredicateRow {
-                name: format!("p{p}"),
-                lanes: (0..wave.width)
-                    .map(|l| wave.predicate(p as u8, l))
-                    .collect(),
-                changed: (0..wave.width)
-                    .map(|l| self.changed_predicate(p, wave.predicates[p], l))
-                    .collect(),
-            })
-            .collect()
     }
 
     /// The selected lane's registers and predicates.

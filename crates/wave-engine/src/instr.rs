@@ -245,7 +245,6 @@ impl Guard {
         Self::NEGATED[(p & 3) as usize]
     }
 
-    /// The predicate number and whether it is negated; `None` for [`Guard::Always`].
     /// For a guard other than `Always`: the predicate's index and whether it is negated, from
     /// the discriminant alone (P0..P3 are 1..=4, NotP0..NotP3 are 5..=8).
     #[inline(always)]
@@ -254,18 +253,13 @@ impl Guard {
         ((index & 3) as usize, index >= 4)
     }
 
+    /// The predicate number and whether it is negated; `None` for [`Guard::Always`].
     pub const fn predicate(self) -> Option<(u8, bool)> {
-        match self {
-            Guard::Always => None,
-            Guard::P0 => Some((0, false)),
-            Guard::P1 => Some((1, false)),
-            Guard::P2 => Some((2, false)),
-            Guard::P3 => Some((3, false)),
-            Guard::NotP0 => Some((0, true)),
-            Guard::NotP1 => Some((1, true)),
-            Guard::NotP2 => Some((2, true)),
-            Guard::NotP3 => Some((3, true)),
+        if matches!(self, Guard::Always) {
+            return None;
         }
+        let (index, negated) = self.predicate_bits();
+        Some((index as u8, negated))
     }
 }
 
@@ -399,13 +393,15 @@ mod tests {
     }
 
     #[test]
-    fn predicate_bits_agree_with_predicate_for_every_guard() {
-        use Guard::*;
-        for guard in [P0, P1, P2, P3, NotP0, NotP1, NotP2, NotP3] {
-            let (index, negated) = guard.predicate_bits();
-            assert_eq!(Some((index as u8, negated)), guard.predicate(), "{guard:?}");
+    fn predicate_bits_name_the_guarded_predicate_for_every_guard() {
+        // `when`/`unless` pick guards by table, independently of the discriminant arithmetic.
+        for p in 0..4u8 {
+            for (guard, negated) in [(Guard::when(p), false), (Guard::unless(p), true)] {
+                assert_eq!(guard.predicate_bits(), (p as usize, negated), "{guard:?}");
+                assert_eq!(guard.predicate(), Some((p, negated)), "{guard:?}");
+            }
         }
-        assert_eq!(Always.predicate(), None);
+        assert_eq!(Guard::Always.predicate(), None);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 use super::{lesson, line, session};
 use crate::session::{
-    parse_address, MemoryFormat, MemorySpaceChoice, NumberFormat, RunProgress, MAX_CELL_CHARS,
+    parse_address, MemoryFormat, MemorySpaceChoice, NumberFormat, RunProgress, Session, TableRow,
+    MAX_CELL_CHARS,
 };
 
 #[test]
@@ -180,6 +181,19 @@ fn loop_frames_count_iterations_and_show_break_masks() {
     assert!(frame.listitem.starts_with("loop at line 8, iteration 3"));
 }
 
+/// Every row and lane of the selected wave's register table.
+fn whole_table(s: &Session, format: NumberFormat) -> Vec<TableRow> {
+    s.register_window(format, 0..usize::MAX, 0..u32::MAX)
+}
+
+fn texts(row: &TableRow) -> Vec<String> {
+    row.cells.iter().map(|c| c.text.clone()).collect()
+}
+
+fn changed(row: &TableRow) -> Vec<bool> {
+    row.cells.iter().map(|c| c.changed).collect()
+}
+
 #[test]
 fn registers_show_formats_and_what_the_last_step_changed() {
     let mut s = lesson("if-else");
@@ -189,22 +203,30 @@ fn registers_show_formats_and_what_the_last_step_changed() {
         "registers named in the kernel"
     );
     s.step(); // mov_sr r0, sr_lane_id
-    let rows = s.registers(NumberFormat::I32);
+    let rows = whole_table(&s, NumberFormat::I32);
     assert_eq!(rows[0].name, "r0");
-    assert_eq!(rows[0].values[..3], ["0", "1", "2"]);
-    assert_eq!(rows[0].changed[..3], [false, true, true], "lane 0 stays 0");
-    assert!(rows[1].changed.iter().all(|c| !c));
+    assert_eq!(texts(&rows[0])[..3], ["0", "1", "2"]);
+    assert_eq!(
+        changed(&rows[0])[..3],
+        [false, true, true],
+        "lane 0 stays 0"
+    );
+    assert!(changed(&rows[1]).iter().all(|c| !c));
     s.step(); // mov_imm r1, 3
-    let rows = s.registers(NumberFormat::Hex);
-    assert_eq!(rows[1].values[0], "0x00000003");
-    assert!(rows[1].changed.iter().all(|&c| c));
-    assert!(s.registers(NumberFormat::I32)[0].changed.iter().all(|c| !c));
+    let rows = whole_table(&s, NumberFormat::Hex);
+    assert_eq!(texts(&rows[1])[0], "0x00000003");
+    assert!(changed(&rows[1]).iter().all(|&c| c));
+    assert!(changed(&whole_table(&s, NumberFormat::I32)[0])
+        .iter()
+        .all(|c| !c));
     s.step(); // icmp_lt p1
-    let predicates = s.predicates();
+    let rows = whole_table(&s, NumberFormat::I32);
+    let predicates = &rows[s.used_registers().len()..];
     assert_eq!(predicates.len(), 4);
     assert_eq!(predicates[1].name, "p1");
-    assert_eq!(predicates[1].lanes[..4], [true, true, true, false]);
-    assert_eq!(predicates[1].changed[..4], [true, true, true, false]);
+    let on: Vec<bool> = predicates[1].cells.iter().map(|c| c.on).collect();
+    assert_eq!(on[..4], [true, true, true, false]);
+    assert_eq!(changed(&predicates[1])[..4], [true, true, true, false]);
     s.select_lane(2);
     let detail = s.lane_detail(NumberFormat::U32).unwrap();
     assert_eq!(detail.lane, 2);
@@ -364,14 +386,12 @@ fn the_register_window_has_only_the_requested_rows_and_lanes() {
         "the step wrote them"
     );
     assert!(rows[1].cells.iter().all(|c| !c.changed));
-    // The same cells as the whole-table view, in any window.
-    let whole = s.registers(NumberFormat::I32);
+    // The same cells as the whole table, in any window.
+    let whole = whole_table(&s, NumberFormat::I32);
     let window = s.register_window(NumberFormat::I32, 1..5, 5..8);
     for row in &window {
         for cell in &row.cells {
-            let r = &whole[row.index];
-            assert_eq!(cell.text, r.values[cell.lane as usize]);
-            assert_eq!(cell.changed, r.changed[cell.lane as usize]);
+            assert_eq!(cell, &whole[row.index].cells[cell.lane as usize]);
         }
     }
     s.step(); // mov_imm r1, 3

@@ -22,11 +22,10 @@ pub struct Env<'a> {
     pub workgroup_size: [u32; 3],
     pub grid_size: [u32; 3],
     pub num_waves: u32,
-    /// The CPU's fused multiply-add may be used (x86-64 with AVX2 and FMA, and the machine runs
-    /// its loop compiled for them); otherwise `fma` takes the portable f64 path, as in wasm.
-    pub hardware_fma: bool,
-    /// The machine runs its AVX2 loop: full-wave loads may use the CPU's gather instructions.
-    pub avx2_gather: bool,
+    /// The machine runs its loop compiled for AVX2 and FMA (x86-64 CPUs that have them): `fma`
+    /// uses the CPU's fused multiply-add and full-wave loads its gathers; otherwise both take
+    /// their portable paths, as in wasm.
+    pub avx2_fma: bool,
 }
 
 /// A fault raised by one instruction, before workgroup/wave/pc are attached.
@@ -170,7 +169,7 @@ macro_rules! dispatch {
             Op::FCos => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fcos)),
             Op::FExp2 => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fexp2)),
             Op::FLog2 => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::flog2)),
-            Op::Fma => $run!(wave, mask, instr, env => lanes::fma(wave, instr, mask, env.hardware_fma)),
+            Op::Fma => $run!(wave, mask, instr, env => lanes::fma_group(std::slice::from_mut(wave), instr, env.avx2_fma)),
             Op::FClamp => $run!(wave, mask, instr, env => map3(wave, instr, mask, float::fclamp)),
             Op::HAdd => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hadd)),
             Op::HSub => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hsub)),
@@ -333,10 +332,10 @@ pub fn step<S: EventSink + ?Sized>(
             let space = memory_space(local);
             let fast = match instr.op {
                 LocalLoadU32 | DeviceLoadU32 => {
-                    memory_ops::load_words::<1>(wave, instr, mask, memory, space, env.avx2_gather)
+                    memory_ops::load_words::<1>(wave, instr, mask, memory, space, env.avx2_fma)
                 }
-                DeviceLoadU128 => memory_ops::load_words::<4>(wave, instr, mask, memory, space, env.avx2_gather),
-                _ => memory_ops::load_words::<2>(wave, instr, mask, memory, space, env.avx2_gather),
+                DeviceLoadU128 => memory_ops::load_words::<4>(wave, instr, mask, memory, space, env.avx2_fma),
+                _ => memory_ops::load_words::<2>(wave, instr, mask, memory, space, env.avx2_fma),
             };
             match fast {
                 Some(result) => result?,
@@ -419,7 +418,10 @@ pub fn step_group(waves: &mut [Wave], instr: &Instr, env: &Env) -> bool {
     }
     if instr.op == Op::Fma {
         // The commonest instruction of float kernels: one lane-loop call for the whole group.
-        lanes::fma_group(waves, instr, env.hardware_fma);
+        for wave in waves.iter_mut() {
+            wave.pc += 1;
+        }
+        lanes::fma_group(waves, instr, env.avx2_fma);
         return true;
     }
     dispatch!(instr.op, each, { _ => false })
@@ -439,7 +441,7 @@ pub fn is_register_only(op: Op) -> bool {
 }
 
 /// Whether every wave that runs `op` (without a fault) just moves on to the next instruction,
-/// its active lanes and status unchanged: register-only instructions, loads, stores and atomics.
+/// its active lanes and status unchanged: register-only instructions, loads and stores.
 /// Waves standing together at such an instruction stand together at the next one.
 #[inline(always)]
 pub fn keeps_lockstep(op: Op) -> bool {

@@ -145,42 +145,14 @@ pub fn map4(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32,
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM, c: c: flags::C_IMM, d: d: 0])
 }
 
-/// `fma` over the lanes. With `hardware` (x86-64 with AVX2 and FMA, checked once per machine)
-/// the lane loop is compiled for the fma instruction (8 lanes per `vfmadd`); otherwise (wasm, or a
-/// machine told to use its portable loop) the f64 round-to-odd path computes the same bits. Either
-/// way one pass computes every lane, and only a NaN result sends the instruction to the per-lane
-/// NaN rules.
-#[cfg_attr(target_arch = "x86_64", inline(always))]
-#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn fma(wave: &mut Wave, instr: &Instr, mask: u64, hardware: bool) {
-    use crate::numeric::float;
-    #[cfg(target_arch = "x86_64")]
-    if hardware {
-        // SAFETY: `hardware` is only true on CPUs with AVX2 and FMA (`CpuFeatures::detect`).
-        return unsafe { fma_hardware(wave, instr, mask) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = hardware;
-    if !fma_rows_without_nan(wave, instr, mask, float::fma_by_round_to_odd) {
-        map3(wave, instr, mask, float::fma)
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn fma_hardware(wave: &mut Wave, instr: &Instr, mask: u64) {
-    use crate::numeric::float::fma_fused;
-    let hardware = |a: u32, b: u32, c: u32| {
-        let [a, b, c] = [a, b, c].map(f32::from_bits);
-        a.mul_add(b, c).to_bits()
-    };
-    if !fma_rows_without_nan(wave, instr, mask, hardware) {
-        map3(wave, instr, mask, fma_fused)
-    }
-}
-
-/// `fma` for each wave of a lockstep group (see `exec::step_group`), in wave order: one call for
-/// the whole group, so the lane loop's set-up is paid once, not once per wave.
+/// `fma` for each wave of `waves` (one wave, or a lockstep group in wave order: see
+/// `exec::step_group`), on the lanes where the wave is active and the guard holds; the callers
+/// advance the pcs. One call for the whole group, so the lane loop's set-up is paid once.
+///
+/// With `hardware` (x86-64 with AVX2 and FMA, checked once per machine) the lane loop is compiled
+/// for the fma instruction (8 lanes per `vfmadd`); otherwise (wasm, or a machine told to use its
+/// portable loop) the f64 round-to-odd path computes the same bits. Either way one pass computes
+/// every lane, and only a NaN result sends the instruction to the per-lane NaN rules.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn fma_group(waves: &mut [Wave], instr: &Instr, hardware: bool) {
@@ -196,7 +168,6 @@ pub fn fma_group(waves: &mut [Wave], instr: &Instr, hardware: bool) {
     // copying them first (as the hardware path does) is only extra work.
     for wave in waves {
         let mask = wave.active & super::control::guard_mask(wave, instr.guard);
-        wave.pc += 1;
         if !fma_rows_without_nan(wave, instr, mask, float::fma_by_round_to_odd) {
             fma_by_lane_rules(wave, instr, mask);
         }
@@ -221,7 +192,6 @@ fn fma_each(waves: &mut [Wave], instr: &Instr, lane_fma: impl Fn(u32, u32, u32) 
         && instr.guard == crate::instr::Guard::Always;
     let highest = instr.a.max(instr.b).max(instr.c).max(instr.dst) as usize;
     for wave in waves {
-        wave.pc += 1;
         // The common case, settled with a few comparisons: a full 32- or 64-lane wave,
         // register operands, no guard.
         if plain && highest < wave.registers.len() {

@@ -124,7 +124,7 @@ pub fn load_words<const WORDS: usize>(
     mask: u64,
     memory: &Memory,
     space: MemorySpace,
-    avx2_gather: bool,
+    avx2: bool,
 ) -> Option<Result<(), LaneFault>> {
     if instr.dst as usize + WORDS > wave.registers.len() {
         return None;
@@ -150,8 +150,8 @@ pub fn load_words<const WORDS: usize>(
         for first in (0..blocks).step_by(8) {
             if !load_block_by_pattern::<WORDS>(bytes, &addresses, rows, first) {
                 #[cfg(target_arch = "x86_64")]
-                if avx2_gather && bytes.len() <= i32::MAX as usize {
-                    // SAFETY: `avx2_gather` is only set when the CPU has AVX2; every lane's access
+                if avx2 && bytes.len() <= i32::MAX as usize {
+                    // SAFETY: `avx2` is only set when the CPU has AVX2; every lane's access
                     // is in bounds (`all_lanes_fit`) and below 2 GiB, so the gather's signed
                     // offsets are right.
                     unsafe { gather_block_avx2::<WORDS>(bytes, &addresses, rows, first) };
@@ -161,7 +161,7 @@ pub fn load_words<const WORDS: usize>(
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = avx2_gather;
+        let _ = avx2;
         load_lanes::<WORDS>(bytes, &addresses, rows, blocks..width);
         return Some(Ok(()));
     }

@@ -95,8 +95,7 @@ impl Machine {
             workgroup_size: launch.workgroup,
             grid_size: launch.grid,
             num_waves: waves.len() as u32,
-            hardware_fma: cpu.has_avx2_fma,
-            avx2_gather: cpu.has_avx2_fma,
+            avx2_fma: cpu.has_avx2_fma,
         };
         let wave_count = waves.len();
         let full_slots = waves.first().map_or(0, |wave| wave.width as u64);

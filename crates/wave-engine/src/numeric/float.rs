@@ -193,8 +193,8 @@ pub fn flog2(a: u32) -> u32 {
 /// `fma`: a × b + c with a single rounding. Where the build targets a hardware fused
 /// multiply-add this is `f32::mul_add`; elsewhere (wasm, baseline x86-64) `mul_add` would be a
 /// scalar libm call per lane, so [`fma_by_round_to_odd`] computes the same bits with plain,
-/// vectorisable f64 arithmetic. (The machine also calls [`fma_fused`] from code compiled for the
-/// fma instruction when the CPU has it.)
+/// vectorisable f64 arithmetic. (The machine's lane loops compute the common, NaN-free case
+/// themselves, with the CPU's fma where it has one, and come here only for NaN results.)
 #[inline]
 pub fn fma(a: u32, b: u32, c: u32) -> u32 {
     if let Some(nan) = fma_nan(a, b, c) {
@@ -205,15 +205,6 @@ pub fn fma(a: u32, b: u32, c: u32) -> u32 {
     #[cfg(not(target_feature = "fma"))]
     let result = fma_by_round_to_odd(a, b, c);
     fma_result(result)
-}
-
-/// [`fma`] through `f32::mul_add`: for code compiled with the fma target feature.
-#[inline(always)]
-pub fn fma_fused(a: u32, b: u32, c: u32) -> u32 {
-    if let Some(nan) = fma_nan(a, b, c) {
-        return nan;
-    }
-    fma_result(f(a).mul_add(f(b), f(c)).to_bits())
 }
 
 const QUIET_BIT: u32 = 0x0040_0000;
