@@ -487,10 +487,14 @@ fn racy_counter_follows_round_robin_order() {
 #[test]
 fn full_wave_loads_match_for_every_address_pattern() {
     // Every lane loads u32, u64 and u128 values from device memory and local memory at an
-    // address chosen by `mode` (in r9): 0 all lanes at one address, 1 consecutive elements,
-    // 2 a stride of three elements, 3 reversed, 4 every eighth lane at one address and the rest
-    // consecutive. Full-wave loads are served eight lanes at a time by pattern, so each mode and
-    // width (including widths that are not a multiple of eight) must give wave-emu's values.
+    // address chosen by `mode` (in r9) from elements of `size` bytes (in r26): 0 all lanes at one
+    // address, 1 consecutive elements, 2 a stride of three elements, 3 reversed, 4 every eighth
+    // lane at one address and the rest consecutive. With sizes 4, 8 and 16, "consecutive" is
+    // contiguous for each access width in turn. Full-wave loads are served eight lanes at a time
+    // by pattern, so each mode, size and width (including widths that are not a multiple of
+    // eight) must give wave-emu's values. Two more loads write over their own address register
+    // (as a destination's first and last word): a block's addresses must be read before its
+    // lanes are written.
     let source = "
 .kernel patterns
     mov_sr r0, sr_thread_id_x
@@ -503,12 +507,13 @@ fn full_wave_loads_match_for_every_address_pattern() {
     else
         icmp_eq p1, r9, r3
         if p1
-            imul r4, r0, r1          ; mode 1: consecutive 16-byte elements
+            imul r4, r0, r26         ; mode 1: consecutive elements
         else
             mov_imm r5, 2
             icmp_eq p1, r9, r5
             if p1
-                mov_imm r5, 48
+                mov_imm r5, 3
+                imul r5, r5, r26
                 imul r4, r0, r5      ; mode 2: a stride of three elements
             else
                 mov_imm r5, 3
@@ -516,11 +521,11 @@ fn full_wave_loads_match_for_every_address_pattern() {
                 if p1
                     mov_imm r5, 63
                     isub r4, r5, r0
-                    imul r4, r4, r1  ; mode 3: reversed
+                    imul r4, r4, r26 ; mode 3: reversed
                 else
                     mov_imm r5, 7
                     and r6, r0, r5
-                    imul r4, r0, r1
+                    imul r4, r0, r26
                     icmp_eq p1, r6, r2
                     if p1
                         mov_imm r4, 32   ; mode 4: every eighth lane at one address
@@ -547,22 +552,30 @@ fn full_wave_loads_match_for_every_address_pattern() {
     device_load_u128 r13, r4
     local_load_u32 r17, r4
     local_load_u64 r18, r4
-    ; results: 10 words per thread at 8192 + 40 * thread
-    mov_imm r5, 40
+    mov r20, r4
+    device_load_u64 r20, r20         ; the address register is the first word written
+    mov r25, r4
+    device_load_u128 r22, r25        ; ... and the last
+    ; results: 16 words per thread at 8192 + 64 * thread
+    mov_imm r5, 64
     imul r6, r0, r5
     mov_imm r5, 8192
     iadd r6, r6, r5
     mov_imm r5, 4
+    mov_imm r7, 8
     device_store_u32 r6, r10
     iadd r6, r6, r5
     device_store_u64 r6, r11
-    iadd r6, r6, r5
-    iadd r6, r6, r5
+    iadd r6, r6, r7
     device_store_u128 r6, r13
     iadd r6, r6, r1
     device_store_u32 r6, r17
     iadd r6, r6, r5
     device_store_u64 r6, r18
+    iadd r6, r6, r7
+    device_store_u64 r6, r20
+    iadd r6, r6, r7
+    device_store_u128 r6, r22
     halt
 .end
 ";
@@ -570,29 +583,32 @@ fn full_wave_loads_match_for_every_address_pattern() {
         .map(|i| i.wrapping_mul(0x9E37_79B9) ^ 0x5A5A_0000)
         .collect();
     for width in [4, 8, 13, 32, 64] {
-        for mode in 0..5u32 {
-            let launch = Launch {
-                grid: [1, 1, 1],
-                workgroup: [64, 1, 1],
-                wave_width: width,
-                local_memory: 4096,
-                initial_memory: memory_from_words(&input, 8192 + 40 * 64),
-                initial_registers: vec![(9, mode)],
-            };
-            let memory = both(source, &launch);
-            // Spot-check against the inputs too: thread 5's u32 load.
-            let address = match mode {
-                0 => 48,
-                1 => 5 * 16,
-                2 => 5 * 48,
-                3 => (63 - 5) * 16,
-                _ => 5 * 16,
-            };
-            assert_eq!(
-                words(&memory, 8192 + 40 * 5, 1)[0],
-                input[address / 4],
-                "width {width}, mode {mode}"
-            );
+        for size in [4u32, 8, 16] {
+            for mode in 0..5u32 {
+                let launch = Launch {
+                    grid: [1, 1, 1],
+                    workgroup: [64, 1, 1],
+                    wave_width: width,
+                    local_memory: 4096,
+                    initial_memory: memory_from_words(&input, 8192 + 64 * 64),
+                    initial_registers: vec![(9, mode), (26, size)],
+                };
+                let memory = both(source, &launch);
+                // Spot-check against the inputs too: thread 5's u32 load, and the last word of
+                // its u128 load through its own address register.
+                let size = size as usize;
+                let address = match mode {
+                    0 => 48,
+                    1 => 5 * size,
+                    2 => 5 * 3 * size,
+                    3 => (63 - 5) * size,
+                    _ => 5 * size,
+                };
+                let results = words(&memory, 8192 + 64 * 5, 16);
+                let context = format!("width {width}, size {size}, mode {mode}");
+                assert_eq!(results[0], input[address / 4], "{context}");
+                assert_eq!(results[15], input[address / 4 + 3], "{context}");
+            }
         }
     }
 }

@@ -81,6 +81,51 @@ fn special_register(wave: &Wave, env: &Env, sr: u8, lane: usize) -> u32 {
     }
 }
 
+/// Special register `sr` across the wave's lanes (lanes past the width: 0). Thread ids are walked
+/// lane by lane from lane 0's, with no division per lane: `mov_sr` of a thread id sits in most
+/// kernels' address arithmetic, inner loops included.
+fn special_register_row(wave: &Wave, env: &Env, sr: u8) -> lanes::Row {
+    let width = wave.width as usize;
+    let mut row = [0u32; lanes::MAX_LANES];
+    let is_thread_id = [
+        SpecialRegister::ThreadIdX,
+        SpecialRegister::ThreadIdY,
+        SpecialRegister::ThreadIdZ,
+    ]
+    .iter()
+    .any(|&id| id as u8 == sr);
+    let [sx, sy, _] = env.workgroup_size;
+    let (sx, sy) = (sx.max(1), sy.max(1));
+    if is_thread_id && sx.checked_mul(sy).is_some() {
+        let thread = wave.first_thread;
+        let (mut x, mut y, mut z) = (thread % sx, (thread / sx) % sy, thread / (sx * sy));
+        for slot in row.iter_mut().take(width) {
+            *slot = match sr {
+                s if s == SpecialRegister::ThreadIdX as u8 => x,
+                s if s == SpecialRegister::ThreadIdY as u8 => y,
+                _ => z,
+            };
+            x += 1;
+            if x == sx {
+                x = 0;
+                y += 1;
+                if y == sy {
+                    y = 0;
+                    z += 1;
+                }
+            }
+        }
+    } else if sr == SpecialRegister::LaneId as u8 || is_thread_id {
+        for (lane, slot) in row.iter_mut().enumerate().take(width) {
+            *slot = special_register(wave, env, sr, lane);
+        }
+    } else {
+        // The same for every lane.
+        row[..width].fill(special_register(wave, env, sr, 0));
+    }
+    row
+}
+
 fn predicate_logic(wave: &mut Wave, instr: &Instr, mask: u64) {
     let read = |p: u8, negate: bool| {
         let bits = wave.predicates[p as usize & 3];
@@ -276,11 +321,7 @@ macro_rules! dispatch {
             write_masked(wave, instr.dst, mask, |_| value);
         }),
             Op::MovSr => $run!(wave, mask, instr, env => {
-            let width = wave.width as usize;
-            let mut row = [0u32; lanes::MAX_LANES];
-            for (lane, slot) in row.iter_mut().enumerate().take(width) {
-                *slot = special_register(wave, env, instr.a, lane);
-            }
+            let row = special_register_row(wave, env, instr.a);
             write_masked(wave, instr.dst, mask, |l| row[l]);
         }),
             $($other)*

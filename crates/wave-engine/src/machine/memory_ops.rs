@@ -1,5 +1,6 @@
 //! Loads, stores and atomics, lane by lane in lane order (so atomics are deterministic).
 
+use super::full_wave_load;
 use super::lanes::{each_lane, src_a, src_b, src_c, store_row, Row, MAX_LANES};
 use super::memory::{Memory, OutOfBounds};
 use super::trap::{MemorySpace, TrapKind};
@@ -130,7 +131,6 @@ pub fn load_words<const WORDS: usize>(
         return None;
     }
     let bytes = memory.bytes();
-    let width = wave.width as usize;
     if mask == lanes_mask(wave.width)
         && all_lanes_fit(
             wave,
@@ -139,30 +139,7 @@ pub fn load_words<const WORDS: usize>(
             bytes.len(),
         )
     {
-        // Every lane active and in bounds: gather straight into the destination rows. The
-        // addresses are copied first because the destination may include the address register.
-        let mut addresses = [0u32; MAX_LANES];
-        let lanes = if width <= 32 { 32 } else { MAX_LANES };
-        addresses[..lanes].copy_from_slice(&wave.registers[instr.a as usize][..lanes]);
-        let dst = instr.dst as usize;
-        let rows = &mut wave.registers[dst..dst + WORDS];
-        let blocks = width / 8 * 8;
-        for first in (0..blocks).step_by(8) {
-            if !load_block_by_pattern::<WORDS>(bytes, &addresses, rows, first) {
-                #[cfg(target_arch = "x86_64")]
-                if avx2 && bytes.len() <= i32::MAX as usize {
-                    // SAFETY: `avx2` is only set when the CPU has AVX2; every lane's access
-                    // is in bounds (`all_lanes_fit`) and below 2 GiB, so the gather's signed
-                    // offsets are right.
-                    unsafe { gather_block_avx2::<WORDS>(bytes, &addresses, rows, first) };
-                    continue;
-                }
-                load_lanes::<WORDS>(bytes, &addresses, rows, first..first + 8);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = avx2;
-        load_lanes::<WORDS>(bytes, &addresses, rows, blocks..width);
+        full_wave_load::load::<WORDS>(wave, instr.a as usize, instr.dst as usize, bytes, avx2);
         return Some(Ok(()));
     }
     // Some lane inactive or out of bounds: lane by lane, each whole access checked before any
@@ -190,103 +167,6 @@ pub fn load_words<const WORDS: usize>(
         store_row(wave, instr.dst + offset as u8, written, row);
     }
     Some(result)
-}
-
-/// Loads lanes `lanes` of a full-wave access, each lane's `WORDS` words into the rows.
-#[inline(always)]
-fn load_lanes<const WORDS: usize>(
-    bytes: &[u8],
-    addresses: &Row,
-    rows: &mut [Row],
-    lanes: std::ops::Range<usize>,
-) {
-    for lane in lanes {
-        let start = addresses[lane] as usize;
-        // SAFETY: the caller checked every lane: `start + 4 * WORDS <= bytes.len()`.
-        let chunk = unsafe { bytes.get_unchecked(start..start + 4 * WORDS) };
-        for (row, word) in rows.iter_mut().zip(chunk.chunks_exact(4)) {
-            row[lane] = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
-        }
-    }
-}
-
-/// The two access patterns that dominate real kernels, for the eight lanes from `first`: all at
-/// one address (a value every lane needs: broadcast one read) or at consecutive elements
-/// (coalesced: one contiguous read, words dealt out to the rows). Returns `false`, loading
-/// nothing, for any other pattern. The lanes' accesses are known to be in bounds.
-#[inline(always)]
-fn load_block_by_pattern<const WORDS: usize>(
-    bytes: &[u8],
-    addresses: &Row,
-    rows: &mut [Row],
-    first: usize,
-) -> bool {
-    let mut block = [0u32; 8];
-    block.copy_from_slice(&addresses[first..first + 8]);
-    let base = block[0];
-    let stride = 4 * WORDS as u32;
-    // Folds without short-circuit, so each test is a vector compare.
-    let uniform = block
-        .iter()
-        .fold(true, |all, &address| all & (address == base));
-    let consecutive = (0..8).fold(true, |all, lane| {
-        all & (block[lane] == base.wrapping_add(lane as u32 * stride))
-    });
-    let start = base as usize;
-    if uniform {
-        let Some(chunk) = bytes.get(start..start + 4 * WORDS) else {
-            return false;
-        };
-        for (row, word) in rows.iter_mut().zip(chunk.chunks_exact(4)) {
-            let value = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
-            // A whole array, not `fill`: one vector store instead of eight scalar ones.
-            row[first..first + 8].copy_from_slice(&[value; 8]);
-        }
-        true
-    } else if consecutive {
-        // A wrapped address would make the range run past the memory: `get` declines it.
-        let Some(chunk) = bytes.get(start..start + 32 * WORDS) else {
-            return false;
-        };
-        for lane in 0..8 {
-            for (word, row) in rows.iter_mut().enumerate() {
-                let at = (lane * WORDS + word) * 4;
-                row[first + lane] =
-                    u32::from_le_bytes([chunk[at], chunk[at + 1], chunk[at + 2], chunk[at + 3]]);
-            }
-        }
-        true
-    } else {
-        false
-    }
-}
-
-/// Eight lanes from `first` of a full-wave load with AVX2 gathers, one gather per word: the same
-/// values as [`load_lanes`].
-///
-/// # Safety
-/// The CPU has AVX2; `first + 8 <= MAX_LANES`; for each of the eight lanes,
-/// `address + 4 * WORDS` is at most `bytes.len()`, which is at most `i32::MAX`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn gather_block_avx2<const WORDS: usize>(
-    bytes: &[u8],
-    addresses: &Row,
-    rows: &mut [Row],
-    first: usize,
-) {
-    use std::arch::x86_64::{
-        __m256i, _mm256_i32gather_epi32, _mm256_loadu_si256, _mm256_storeu_si256,
-    };
-    let base = bytes.as_ptr() as *const i32;
-    // SAFETY: `first + 8 <= MAX_LANES`: inside the row.
-    let offsets = unsafe { _mm256_loadu_si256(addresses.as_ptr().add(first) as *const __m256i) };
-    for (word, row) in rows.iter_mut().enumerate().take(WORDS) {
-        // SAFETY: each lane reads 4 bytes at `address + 4 * word`, inside `bytes` (above).
-        let values = unsafe { _mm256_i32gather_epi32::<1>(base.byte_add(4 * word), offsets) };
-        // SAFETY: `first + 8 <= MAX_LANES`: inside the row.
-        unsafe { _mm256_storeu_si256(row.as_mut_ptr().add(first) as *mut __m256i, values) };
-    }
 }
 
 pub fn store(

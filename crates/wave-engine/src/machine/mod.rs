@@ -6,6 +6,7 @@ mod control;
 pub mod event;
 mod exec;
 pub mod frame;
+mod full_wave_load;
 mod lanes;
 pub mod memory;
 mod memory_ops;

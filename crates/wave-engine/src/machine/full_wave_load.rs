@@ -1,0 +1,241 @@
+//! The fast path of a 32-, 64- or 128-bit load (`WORDS` = 1, 2 or 4) that every lane of the wave
+//! performs and that is known to stay in bounds: the values go straight into the destination
+//! rows, eight lanes at a time, without a per-lane check.
+//!
+//! Each block of eight lanes is classified by its addresses first, because two patterns dominate
+//! real kernels: all lanes at one address (a value every thread needs: one read, broadcast) and
+//! lanes at consecutive elements (coalesced: one contiguous read, dealt out to the rows). Anything
+//! else is gathered lane by lane (with AVX2 gathers in the AVX2 loop).
+//!
+//! The destination rows may include the address register (`load_u64 r4, r5`). That is safe here
+//! because a block's addresses are read before any of its lanes is written, and a block writes
+//! only its own lanes.
+
+use super::wave::{Row, Wave};
+
+/// Loads every lane `0..wave.width` of register `address_register`'s addresses into registers
+/// `dst .. dst + WORDS`, low word first.
+///
+/// The caller guarantees: both register ranges lie inside the register file, and every lane's
+/// `address + 4 * WORDS` is at most `bytes.len()`. `avx2` says the CPU has AVX2 (x86-64 only).
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
+pub(super) fn load<const WORDS: usize>(
+    wave: &mut Wave,
+    address_register: usize,
+    dst: usize,
+    bytes: &[u8],
+    avx2: bool,
+) {
+    let width = wave.width as usize;
+    debug_assert!(address_register < wave.registers.len());
+    debug_assert!(dst + WORDS <= wave.registers.len());
+    #[cfg(target_arch = "x86_64")]
+    if avx2 && bytes.len() <= i32::MAX as usize {
+        // SAFETY: `avx2` is only set when the CPU has AVX2; the register ranges and every lane's
+        // access are in bounds (the caller's promise), and `bytes` is below 2 GiB, so gather
+        // offsets taken as signed are right.
+        unsafe { load_avx2::<WORDS>(&mut wave.registers, width, address_register, dst, bytes) };
+        return;
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = avx2;
+    load_portable::<WORDS>(&mut wave.registers, width, address_register, dst, bytes);
+}
+
+/// One lane's `WORDS` words at `address` into `rows[word][lane]`. In bounds by the caller's
+/// promise; checked anyway where it costs nothing (the portable path).
+#[inline(always)]
+fn load_lane<const WORDS: usize>(
+    bytes: &[u8],
+    address: u32,
+    registers: &mut [Row],
+    dst: usize,
+    lane: usize,
+) {
+    let start = address as usize;
+    if let Some(chunk) = bytes.get(start..start + 4 * WORDS) {
+        for (word, value) in chunk.chunks_exact(4).enumerate() {
+            registers[dst + word][lane] =
+                u32::from_le_bytes([value[0], value[1], value[2], value[3]]);
+        }
+    }
+}
+
+/// The portable path (wasm, or a machine told to use its portable loop).
+#[inline(always)]
+fn load_portable<const WORDS: usize>(
+    registers: &mut [Row],
+    width: usize,
+    address_register: usize,
+    dst: usize,
+    bytes: &[u8],
+) {
+    let blocks = width / 8 * 8;
+    for first in (0..blocks).step_by(8) {
+        let block: [u32; 8] = std::array::from_fn(|lane| registers[address_register][first + lane]);
+        if !load_block_by_pattern::<WORDS>(bytes, &block, registers, dst, first) {
+            for (lane, &address) in block.iter().enumerate() {
+                load_lane::<WORDS>(bytes, address, registers, dst, first + lane);
+            }
+        }
+    }
+    for lane in blocks..width {
+        let address = registers[address_register][lane];
+        load_lane::<WORDS>(bytes, address, registers, dst, lane);
+    }
+}
+
+/// Loads the eight lanes from `first` when their addresses `block` are uniform or consecutive;
+/// returns `false`, loading nothing, for any other pattern.
+#[inline(always)]
+fn load_block_by_pattern<const WORDS: usize>(
+    bytes: &[u8],
+    block: &[u32; 8],
+    registers: &mut [Row],
+    dst: usize,
+    first: usize,
+) -> bool {
+    let base = block[0];
+    let stride = 4 * WORDS as u32;
+    // Folds without short-circuit, so each test is one vectorisable pass.
+    let uniform = block
+        .iter()
+        .fold(true, |all, &address| all & (address == base));
+    let consecutive = (0..8).fold(true, |all, lane| {
+        all & (block[lane] == base.wrapping_add(lane as u32 * stride))
+    });
+    let start = base as usize;
+    if uniform {
+        let Some(chunk) = bytes.get(start..start + 4 * WORDS) else {
+            return false;
+        };
+        for (word, value) in chunk.chunks_exact(4).enumerate() {
+            let value = u32::from_le_bytes([value[0], value[1], value[2], value[3]]);
+            // A whole array, not `fill`: one vector store instead of eight scalar ones.
+            registers[dst + word][first..first + 8].copy_from_slice(&[value; 8]);
+        }
+        true
+    } else if consecutive {
+        // A wrapped address would make the range run past the memory: `get` declines it.
+        let Some(chunk) = bytes.get(start..start + 32 * WORDS) else {
+            return false;
+        };
+        for lane in 0..8 {
+            for word in 0..WORDS {
+                let at = (lane * WORDS + word) * 4;
+                registers[dst + word][first + lane] =
+                    u32::from_le_bytes([chunk[at], chunk[at + 1], chunk[at + 2], chunk[at + 3]]);
+            }
+        }
+        true
+    } else {
+        false
+    }
+}
+
+/// The AVX2 path: each block's addresses in one vector register, classified with two compares;
+/// broadcasts, contiguous reads with shuffles (two words: even/odd split; four words: a 4 x 8
+/// transpose) or gathers.
+///
+/// # Safety
+/// The CPU has AVX2; `address_register < registers.len()`, `dst + WORDS <= registers.len()`;
+/// `width <= 64`; every lane's `address + 4 * WORDS <= bytes.len() <= i32::MAX`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn load_avx2<const WORDS: usize>(
+    registers: &mut [Row],
+    width: usize,
+    address_register: usize,
+    dst: usize,
+    bytes: &[u8],
+) {
+    use std::arch::x86_64::*;
+    let stride = 4 * WORDS as i32;
+    let steps = _mm256_setr_epi32(
+        0,
+        stride,
+        2 * stride,
+        3 * stride,
+        4 * stride,
+        5 * stride,
+        6 * stride,
+        7 * stride,
+    );
+    // Raw pointers: the address row may be one of the destination rows (see the module doc).
+    let rows = registers.as_mut_ptr();
+    // SAFETY (all pointer arithmetic below): rows `address_register` and `dst .. dst + WORDS`
+    // exist, lanes `first .. first + 8 <= width <= 64` lie inside a row, and every memory read is
+    // in bounds: a uniform block reads lane `first`'s own access; a consecutive block checks its
+    // whole range first; gathers read each lane's own access.
+    let addresses = unsafe { rows.add(address_register) as *const u32 };
+    let row = |word: usize| unsafe { rows.add(dst + word) as *mut u32 };
+    let memory = bytes.as_ptr();
+    let blocks = width / 8 * 8;
+    for first in (0..blocks).step_by(8) {
+        let lanes = unsafe { _mm256_loadu_si256(addresses.add(first) as *const __m256i) };
+        let base = _mm256_cvtsi256_si32(lanes) as u32;
+        let base_everywhere = _mm256_set1_epi32(base as i32);
+        let all = |test: __m256i| _mm256_movemask_epi8(test) == -1;
+        if all(_mm256_cmpeq_epi32(lanes, base_everywhere)) {
+            for word in 0..WORDS {
+                let value = unsafe {
+                    (memory.add(base as usize + 4 * word) as *const u32).read_unaligned()
+                };
+                let value = _mm256_set1_epi32(value as i32);
+                unsafe { _mm256_storeu_si256(row(word).add(first) as *mut __m256i, value) };
+            }
+            continue;
+        }
+        let consecutive = all(_mm256_cmpeq_epi32(
+            lanes,
+            _mm256_add_epi32(base_everywhere, steps),
+        ));
+        // Checked, not assumed: a block whose addresses wrap around 2^32 is "consecutive" too.
+        if consecutive && base as usize + 32 * WORDS <= bytes.len() {
+            let source = unsafe { memory.add(base as usize) as *const __m256i };
+            let read = |i: usize| unsafe { _mm256_loadu_si256(source.add(i)) };
+            let store = |word: usize, value: __m256i| unsafe {
+                _mm256_storeu_si256(row(word).add(first) as *mut __m256i, value)
+            };
+            match WORDS {
+                1 => store(0, read(0)),
+                2 => {
+                    // [l0w0 l0w1 l1w0 l1w1 ...]: even words are word 0, odd words word 1.
+                    let (low, high) = (_mm256_castsi256_ps(read(0)), _mm256_castsi256_ps(read(1)));
+                    let in_order = |v: __m256| {
+                        _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_castps_si256(v))
+                    };
+                    store(0, in_order(_mm256_shuffle_ps::<0b10_00_10_00>(low, high)));
+                    store(1, in_order(_mm256_shuffle_ps::<0b11_01_11_01>(low, high)));
+                }
+                _ => {
+                    // Two lanes of four words per read: transpose 8 x 4 into four rows.
+                    let (v0, v1, v2, v3) = (read(0), read(1), read(2), read(3));
+                    let (t0, t1) = (_mm256_unpacklo_epi32(v0, v1), _mm256_unpackhi_epi32(v0, v1));
+                    let (t2, t3) = (_mm256_unpacklo_epi32(v2, v3), _mm256_unpackhi_epi32(v2, v3));
+                    // Each result holds lanes 0 2 4 6 | 1 3 5 7 of one word.
+                    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+                    let in_order = |v: __m256i| _mm256_permutevar8x32_epi32(v, order);
+                    store(0, in_order(_mm256_unpacklo_epi64(t0, t2)));
+                    store(1, in_order(_mm256_unpackhi_epi64(t0, t2)));
+                    store(2, in_order(_mm256_unpacklo_epi64(t1, t3)));
+                    store(3, in_order(_mm256_unpackhi_epi64(t1, t3)));
+                }
+            }
+            continue;
+        }
+        for word in 0..WORDS {
+            let words = unsafe { memory.add(4 * word) as *const i32 };
+            let values = unsafe { _mm256_i32gather_epi32::<1>(words, lanes) };
+            unsafe { _mm256_storeu_si256(row(word).add(first) as *mut __m256i, values) };
+        }
+    }
+    for lane in blocks..width {
+        let address = unsafe { *addresses.add(lane) } as usize;
+        for word in 0..WORDS {
+            let value = unsafe { (memory.add(address + 4 * word) as *const u32).read_unaligned() };
+            unsafe { *row(word).add(lane) = value };
+        }
+    }
+}
