@@ -612,3 +612,79 @@ fn full_wave_loads_match_for_every_address_pattern() {
         }
     }
 }
+
+#[test]
+fn full_wave_fma_sends_nan_lanes_to_the_reference_rules() {
+    // Full 32- and 64-lane waves take fma's eight-lanes-at-a-time path; a NaN in any lane (a NaN
+    // operand, or infinity times zero) must hand the whole instruction to the per-lane rules,
+    // which pick the reference's NaN in those lanes and keep the others' single-rounding results.
+    // The second fma writes over one of its own operands.
+    let source = "
+.kernel fma_full_waves
+    mov_sr r0, sr_thread_id_x
+    mov_imm r9, 4
+    imul r4, r0, r9
+    mov_imm r8, 256
+    device_load_u32 r1, r4
+    iadd r5, r4, r8
+    device_load_u32 r2, r5
+    iadd r6, r5, r8
+    device_load_u32 r3, r6
+    fma r10, r1, r2, r3
+    fma r1, r2, r1, r1
+    iadd r7, r6, r8
+    device_store_u32 r7, r10
+    iadd r7, r7, r8
+    device_store_u32 r7, r1
+    halt
+.end
+";
+    let special = [
+        (7, 0x7FA0_0001u32),     // a signalling NaN in a
+        (40, 0xFFC0_0123),       // a quiet NaN in a
+        (64 + 13, 0x7F80_0000),  // infinity in b (times a finite a: infinity, not NaN) ...
+        (13, 0),                 // ... and now times zero: NaN
+        (128 + 50, 0x7F90_0042), // a NaN in c
+        // Several NaN operands in one lane: which one comes out is the reference's rule, not
+        // whatever the CPU's fused multiply-add picks.
+        (20, 0x7FC0_1111),
+        (64 + 20, 0x7FC0_2222),
+        (128 + 20, 0x7FC0_3333),
+        (21, 0xFFC0_4444),
+        (128 + 21, 0x7FC0_5555),
+        (64 + 22, 0x7F80_6666),
+        (128 + 22, 0xFFC0_7777),
+    ];
+    for (case, lanes_with_nan) in [0usize, 1, 3, 5, 12].into_iter().enumerate() {
+        let mut input: Vec<u32> = (0..192u32)
+            .map(|i| 0x3F80_0000 + i.wrapping_mul(0x0001_3579) % 0x0080_0000)
+            .collect();
+        for &(index, value) in &special[..lanes_with_nan] {
+            input[index] = value;
+        }
+        for width in [32, 64] {
+            let launch = Launch {
+                grid: [1, 1, 1],
+                workgroup: [64, 1, 1],
+                wave_width: width,
+                local_memory: 0,
+                initial_memory: memory_from_words(&input, 5 * 256),
+                initial_registers: vec![],
+            };
+            let memory = both(source, &launch);
+            let first = words(&memory, 3 * 256, 64);
+            let nan_results = first
+                .iter()
+                .filter(|&&w| w & 0x7FFF_FFFF > 0x7F80_0000)
+                .count();
+            let expected = match lanes_with_nan {
+                0 => 0,
+                1 => 1,
+                3 => 2,
+                5 => 4,
+                _ => 7,
+            };
+            assert_eq!(nan_results, expected, "case {case}, width {width}");
+        }
+    }
+}

@@ -57,15 +57,6 @@ fn compute<const N: usize>(value: impl Fn(usize) -> u32) -> [u32; N] {
     computed
 }
 
-/// The first `N` lanes of a row, as a value.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn head<const N: usize>(row: &Row) -> [u32; N] {
-    let mut lanes = [0u32; N];
-    lanes.copy_from_slice(&row[..N]);
-    lanes
-}
-
 /// Copies computed lanes into `dst` (every lane active: lanes beyond the width do not exist) or
 /// blends them by `mask`.
 #[inline(always)]
@@ -164,8 +155,8 @@ pub fn fma_group(waves: &mut [Wave], instr: &Instr, hardware: bool) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = hardware;
-    // The portable path (wasm) borrows the operand rows in place: without vector registers,
-    // copying them first (as the hardware path does) is only extra work.
+    // The portable path (wasm, or a machine told to use its portable loop): one pass over the
+    // lanes with the operand rows borrowed in place.
     for wave in waves {
         let mask = wave.active & super::control::guard_mask(wave, instr.guard);
         if !fma_rows_without_nan(wave, instr, mask, float::fma_by_round_to_odd) {
@@ -177,27 +168,18 @@ pub fn fma_group(waves: &mut [Wave], instr: &Instr, hardware: bool) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn fma_group_hardware(waves: &mut [Wave], instr: &Instr) {
-    fma_each(waves, instr, |a: u32, b: u32, c: u32| {
-        let [a, b, c] = [a, b, c].map(f32::from_bits);
-        a.mul_add(b, c).to_bits()
-    });
-}
-
-/// The per-wave loop of [`fma_group`]'s hardware path, with `lane_fma` computing one lane
-/// (single rounding).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn fma_each(waves: &mut [Wave], instr: &Instr, lane_fma: impl Fn(u32, u32, u32) -> u32 + Copy) {
+    // Settled once for the group: register operands, no guard, every register in the file (the
+    // waves of a workgroup have the same register count).
     let plain = instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) == 0
         && instr.guard == crate::instr::Guard::Always;
     let highest = instr.a.max(instr.b).max(instr.c).max(instr.dst) as usize;
     for wave in waves {
-        // The common case, settled with a few comparisons: a full 32- or 64-lane wave,
-        // register operands, no guard.
+        // The common case: a full 32- or 64-lane wave.
         if plain && highest < wave.registers.len() {
             let done = match (wave.width, wave.active) {
-                (32, 0xFFFF_FFFF) => fma_full_rows::<32>(&mut wave.registers, instr, lane_fma),
-                (64, u64::MAX) => fma_full_rows::<64>(&mut wave.registers, instr, lane_fma),
+                // SAFETY: every register index is below the register count (above).
+                (32, 0xFFFF_FFFF) => unsafe { fma_full_rows_avx2::<4>(&mut wave.registers, instr) },
+                (64, u64::MAX) => unsafe { fma_full_rows_avx2::<8>(&mut wave.registers, instr) },
                 _ => false,
             };
             if done {
@@ -205,27 +187,49 @@ fn fma_each(waves: &mut [Wave], instr: &Instr, lane_fma: impl Fn(u32, u32, u32) 
             }
         }
         let mask = wave.active & super::control::guard_mask(wave, instr.guard);
-        if !fma_rows_without_nan(wave, instr, mask, lane_fma) {
+        let hardware_fma = |a: u32, b: u32, c: u32| {
+            let [a, b, c] = [a, b, c].map(f32::from_bits);
+            a.mul_add(b, c).to_bits()
+        };
+        if !fma_rows_without_nan(wave, instr, mask, hardware_fma) {
             fma_by_lane_rules(wave, instr, mask);
         }
     }
 }
 
-/// `fma` on the first `N` lanes of every row, all active: computed from copies of the operand
-/// rows (so nothing can alias the results and the loop stays in vector registers), stored unless
-/// a result is NaN, in which case nothing is written and `false` asks for the general path.
+/// `fma` on the first `8 * VECTORS` lanes of a wave whose lanes are all active, eight lanes per
+/// `vfmadd`: every operand is read before the destination is written (it may be an operand), and
+/// nothing is written when a result is NaN (`false`: the per-lane rules decide which NaN). A fused
+/// multiply-add rounds once, as `f32::mul_add` does, so the bits are the portable path's.
+///
+/// # Safety
+/// The CPU has AVX2 and FMA; `instr.a`, `b`, `c` and `dst` are below `registers.len()`.
 #[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn fma_full_rows<const N: usize>(
-    registers: &mut [Row],
-    instr: &Instr,
-    lane_fma: impl Fn(u32, u32, u32) -> u32,
-) -> bool {
-    let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| head::<N>(&registers[r as usize]));
-    let Some(results) = fma_lanes::<N>(|lane| [a[lane], b[lane], c[lane]], lane_fma) else {
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+unsafe fn fma_full_rows_avx2<const VECTORS: usize>(registers: &mut [Row], instr: &Instr) -> bool {
+    use std::arch::x86_64::*;
+    let rows = registers.as_mut_ptr();
+    // SAFETY: the four rows exist (the caller's promise); `8 * VECTORS <= MAX_LANES` lanes of each.
+    let row = |r: u8| unsafe { rows.add(r as usize) as *mut f32 };
+    let (a, b, c) = (row(instr.a), row(instr.b), row(instr.c));
+    let mut results = [_mm256_setzero_ps(); VECTORS];
+    let mut nan = _mm256_setzero_ps();
+    for (i, result) in results.iter_mut().enumerate() {
+        let lanes = 8 * i;
+        // SAFETY: as above.
+        let [a, b, c] = [a, b, c].map(|row| unsafe { _mm256_loadu_ps(row.add(lanes)) });
+        *result = _mm256_fmadd_ps(a, b, c);
+        nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(*result, *result));
+    }
+    if _mm256_movemask_ps(nan) != 0 {
         return false;
-    };
-    registers[instr.dst as usize][..N].copy_from_slice(&results);
+    }
+    let dst = row(instr.dst);
+    for (i, result) in results.iter().enumerate() {
+        // SAFETY: as above.
+        unsafe { _mm256_storeu_ps(dst.add(8 * i), *result) };
+    }
     true
 }
 
