@@ -504,3 +504,37 @@ test('stepping fast shows each new stack at once, with the same frames as steppi
   await expect(stack.locator('li.leaving')).toHaveCount(0);
   expect(await frameTexts(page)).toEqual(fast);
 });
+
+test('selecting a lane scrolls the register table to its column', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'break-in-if');
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  await page.getByRole('textbox', { name: 'Workgroup size' }).fill('64,1,1');
+  await page.getByRole('textbox', { name: 'Wave width' }).fill('64');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await step(page); // mov_sr r0, sr_lane_id: r0 holds each lane's number
+  const table = page.getByRole('region', { name: /^Registers/ }).getByRole('table');
+  const header = table.getByRole('row').first();
+  const r0 = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'r0', exact: true }) });
+  // Whether lane `lane`'s column header lies whole inside the table's scroll container,
+  // right of the sticky register column.
+  const columnShown = (lane) => header.getByRole('columnheader', { name: String(lane), exact: true })
+    .evaluate((th) => {
+      const scroller = th.closest('.registers-scroll').getBoundingClientRect();
+      const head = th.parentElement.querySelector('.head-cell').getBoundingClientRect();
+      const cell = th.getBoundingClientRect();
+      return cell.left >= head.right - 0.5 && cell.right <= scroller.right + 0.5;
+    });
+  await expect(header.getByRole('columnheader', { name: '50', exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: /^Lane 50:/ }).click();
+  await expect(header.getByRole('columnheader', { name: '50', exact: true })).toHaveClass(/selected/);
+  await expect.poll(() => columnShown(50)).toBe(true);
+  await expect(r0.locator('td[aria-colindex="52"]')).toHaveText('50');
+  // The arrow keys move the selection and the table follows, to the last lane and back.
+  await page.keyboard.press('End');
+  await expect(page.getByLabel('Selected lane')).toContainText('Lane 63');
+  await expect.poll(() => columnShown(63)).toBe(true);
+  await page.getByRole('button', { name: /^Lane 0:/ }).click();
+  await expect.poll(() => columnShown(0)).toBe(true);
+  await expect(header.getByRole('columnheader', { name: '63', exact: true })).toHaveCount(0);
+});
