@@ -26,11 +26,15 @@
 //   node scripts/bench-browser.mjs                    # measure the dist/ already built
 //   node scripts/bench-browser.mjs --only steps --trace /tmp/steps.json   # where a step's time goes
 //   node scripts/bench-browser.mjs --runs 9 --steps 100 --json
+//   node scripts/bench-browser.mjs --only steps --pause 300   # steps at teaching speed
 // Options: --runs N (GEMM runs, default 7), --steps N (measured steps, default 50),
 //          --width N (wave width for the steps, default 64), --lesson ID (default break-in-if),
 //          --dist DIR (default dist), --build, --json (machine-readable output only),
 //          --only gemm|steps (one part only), --trace FILE (trace the steps, see above; open FILE
-//          in DevTools' Performance panel).
+//          in DevTools' Performance panel), --pause MS (wait MS before each step, default 0: as
+//          fast as the page answers, like F10 held; the divergence stack animates its frames
+//          only when steps come at least 200 ms apart, so --pause 300 measures the steps that
+//          animate).
 import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -42,7 +46,7 @@ import { chromium } from '@playwright/test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-  const options = { runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null };
+  const options = { runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -60,8 +64,9 @@ function parseArgs(argv) {
       case '--json': options.json = true; break;
       case '--only': options.only = value(); break;
       case '--trace': options.trace = value(); break;
+      case '--pause': options.pause = Number(value()); break;
       case '-h': case '--help':
-        console.log('usage: node scripts/bench-browser.mjs [--build] [--runs N] [--steps N] [--width N] [--lesson ID] [--dist DIR] [--json]');
+        console.log('usage: node scripts/bench-browser.mjs [--build] [--runs N] [--steps N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps] [--trace FILE] [--pause MS]');
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${arg}`);
@@ -71,6 +76,7 @@ function parseArgs(argv) {
   for (const key of ['runs', 'steps', 'width']) {
     if (!Number.isInteger(options[key]) || options[key] < 1) throw new Error(`--${key} must be a positive integer`);
   }
+  if (!Number.isInteger(options.pause) || options.pause < 0) throw new Error('--pause must be a whole number of ms');
   return options;
 }
 
@@ -309,7 +315,7 @@ function analyseTrace(raw, warmup) {
   return steps;
 }
 
-async function benchSteps(page, baseUrl, { steps, width, lesson, trace }) {
+async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause }) {
   await page.goto(baseUrl);
   await page.getByRole('combobox', { name: 'Examples' }).selectOption(lesson);
   await page.getByRole('tab', { name: 'Launch configuration' }).click();
@@ -338,6 +344,7 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace }) {
   const stopTrace = trace ? await startTrace(page) : null;
   let maxDepth = 0;
   for (let i = 0; i < warmup + steps; i++) {
+    if (pause > 0) await page.waitForTimeout(pause);
     await page.keyboard.press('F10');
     await waitForCount(page, 'wave:step', i + 1, 10_000);
     await waitForCount(page, 'wave:step-render', i + 1, 10_000);
@@ -398,7 +405,8 @@ function reportGemm(lines, gemm) {
 }
 
 function reportSteps(lines, options, step) {
-  lines.push(`Step with ${options.width} lanes (lesson \`${options.lesson}\`, workgroup ${options.width}, Memory tab open), ${step.dom.length} steps after 5 warm-up steps, deepest stack ${step.maxDepth}:`);
+  const pace = options.pause > 0 ? `a step every ${options.pause} ms or more` : 'each step as soon as the last is drawn';
+  lines.push(`Step with ${options.width} lanes (lesson \`${options.lesson}\`, workgroup ${options.width}, Memory tab open), ${step.dom.length} steps after 5 warm-up steps (${pace}), deepest stack ${step.maxDepth}:`);
   lines.push('');
   lines.push('| per step | median | p95 | max |');
   lines.push('|---|---:|---:|---:|');

@@ -101,6 +101,9 @@ pub struct Ctx {
     pub alert: RwSignal<Option<String>>,
     pub help_open: RwSignal<bool>,
     pub tab: RwSignal<Tab>,
+    /// When the last two commands changed the session (`act`), latest first, in ms since the
+    /// page's time origin: how fast the user is stepping (see `previous_command_at`).
+    command_times: StoredValue<[Option<f64>; 2]>,
 }
 
 impl Ctx {
@@ -125,6 +128,7 @@ impl Ctx {
             alert: RwSignal::new(None),
             help_open: RwSignal::new(false),
             tab: RwSignal::new(Tab::Diagnostics),
+            command_times: StoredValue::new([None, None]),
         }
     }
 
@@ -154,6 +158,15 @@ impl Ctx {
         self.with(f)
     }
 
+    /// When the command before the latest one changed the session (`None` if there was none):
+    /// while the views follow the latest command, this says how soon it came after the one
+    /// before, so a view can leave out an animation when commands come faster than it plays.
+    pub fn previous_command_at(&self) -> Option<f64> {
+        self.command_times
+            .try_get_value()
+            .and_then(|[_, before]| before)
+    }
+
     /// `aria-busy` for the views that hold still during a run.
     pub fn busy(&self) -> Option<&'static str> {
         self.running.get().then_some("true")
@@ -161,6 +174,9 @@ impl Ctx {
 
     /// Changes the session and refreshes the views. `None` when the page is gone.
     pub fn act<R>(&self, f: impl FnOnce(&mut Session) -> R) -> Option<R> {
+        let at = now_ms();
+        self.command_times
+            .try_update_value(|[latest, before]| *before = latest.replace(at));
         let result = self.session.try_update_value(f);
         self.refresh();
         self.check_if_pending();

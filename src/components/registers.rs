@@ -41,11 +41,47 @@ struct Viewport {
     column: f64,
 }
 
+/// Width of the first element matching `selector` in `scroller`, if it is laid out.
+fn rendered_width(scroller: &web_sys::Element, selector: &str) -> Option<f64> {
+    scroller
+        .query_selector(selector)
+        .ok()
+        .flatten()
+        .map(|el| el.get_bounding_client_rect().width())
+        .filter(|w| *w > 0.0)
+}
+
+/// Scrolls the register table horizontally, as little as needed, so that lane `lane` (of
+/// `lanes`) is in view beside the sticky register column. Nothing while the table is hidden.
+fn reveal_lane(scroller: &web_sys::HtmlDivElement, lane: u32, lanes: u32) {
+    let (Some(head), Some(column)) = (
+        rendered_width(scroller, "thead th.head-cell"),
+        rendered_width(scroller, "thead th[data-lane]"),
+    ) else {
+        return;
+    };
+    let axis = Axis {
+        count: lanes as usize,
+        item: column,
+        scroll: f64::from(scroller.scroll_left()),
+        viewport: f64::from(scroller.client_width()),
+    };
+    if let Some(left) = axis.scroll_to_show(lane as usize, head) {
+        // Whole pixels, rounded away from the lane so it is never cut by a fraction.
+        let left = if left > axis.scroll {
+            left.ceil()
+        } else {
+            left.floor()
+        };
+        scroller.set_scroll_left(left as i32);
+    }
+}
+
 #[component]
 pub fn Registers() -> impl IntoView {
     let ctx = use_ctx();
-    let width = Memo::new(move |_| ctx.with(|s| s.wave_width()));
-    let width = move || width.get();
+    let wave_width = Memo::new(move |_| ctx.with(|s| s.wave_width()));
+    let width = move || wave_width.get();
     let row_count = Memo::new(move |_| ctx.with(|s| s.register_table_rows()));
     let selected = Memo::new(move |_| ctx.with(|s| s.selection().lane));
     let chars = Memo::new(move |previous| {
@@ -63,13 +99,7 @@ pub fn Registers() -> impl IntoView {
         let Some(el) = scroller.get_untracked() else {
             return;
         };
-        let column = el
-            .query_selector("thead th[data-lane]")
-            .ok()
-            .flatten()
-            .map(|th| th.get_bounding_client_rect().width())
-            .filter(|w| *w > 0.0)
-            .unwrap_or(DEFAULT_COLUMN_PX);
+        let column = rendered_width(&el, "thead th[data-lane]").unwrap_or(DEFAULT_COLUMN_PX);
         let now = Viewport {
             left: f64::from(el.scroll_left()),
             top: f64::from(el.scroll_top()),
@@ -89,6 +119,18 @@ pub fn Registers() -> impl IntoView {
     });
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
     on_cleanup(move || resize.remove());
+    // Selecting a lane (a click or the arrow keys in the lanes view, a link) brings its column
+    // into the table's view: with 64 lanes most columns are scrolled out of sight. After the
+    // next layout, so the widths are those of the current format; the scroll event that
+    // follows moves the table's window to the lane.
+    Effect::new(move |_| {
+        let lane = selected.get();
+        request_animation_frame(move || {
+            if let Some(el) = scroller.get_untracked() {
+                reveal_lane(&el, lane, wave_width.get_untracked());
+            }
+        });
+    });
     let window = Memo::new(move |_| {
         let v = viewport.get();
         TableWindow::new(

@@ -1,17 +1,25 @@
 //! The divergence stack of the selected wave, innermost frame first. A popped frame leaves in
 //! place: its element stays where it was for a short exit animation, hidden from assistive
-//! technology (it is no longer a frame), then goes.
+//! technology (it is no longer a frame), then goes; a pushed frame slides in.
+//!
+//! Only at teaching speed: a change that comes sooner than an animation lasts after the one
+//! before (F10 held or pressed quickly, fast autoplay) shows the new stack at once and ends any
+//! animation still playing. Overlapping animations are what made such steps miss their frame:
+//! every animation frame repainted the stack while the next step was being drawn.
 
 use std::time::Duration;
 
 use leptos::prelude::*;
 
-use super::{use_ctx, HeldNote, LaneStrip};
+use super::{now_ms, use_ctx, HeldNote, LaneStrip};
 use crate::session::FrameView;
 
-/// How long a popped frame stays for its exit animation (the CSS `frame-leave` lasts a little
-/// less, so the element is never removed mid-animation).
-const LEAVE_MS: u64 = 300;
+/// How long the CSS `frame-in` and `frame-leave` animations last, in ms (keep in step with
+/// style/main.css). A stack change animates only when the stack has been still this long.
+const ANIMATION_MS: f64 = 200.0;
+/// How long a popped frame stays for its exit animation: a little longer than it, so the
+/// element is never removed mid-animation.
+const LEAVE_MS: u64 = 240;
 
 /// A live frame's identity: where it sits (counted from the bottom of the stack) and which
 /// construct it is. A frame keeps its element while its masks, iteration or side (if → else)
@@ -75,22 +83,25 @@ fn keyed(frames: &[FrameView]) -> Vec<(FrameKey, FrameView)> {
         .collect()
 }
 
-/// What the list shows after the stack went from `before` to `now`: every live frame, every
-/// frame that disappeared (when `animate`) as a leaving item at the place it had, and the items
-/// of `shown` still leaving. Innermost first; a leaving item sits above a live frame at the
-/// same depth. New leaving items take ids from `next_id`.
+/// Whether a stack change at `now` (ms) is slow enough to animate, given when the page last
+/// changed before it (the previous stack change or the command before the one shown, whichever
+/// came later; `None` if nothing did): only once an animation started then would have finished.
+fn slow_enough(previous_activity: Option<f64>, now: f64) -> bool {
+    previous_activity.is_none_or(|at| now - at >= ANIMATION_MS)
+}
+
+/// What the list shows after the stack went from `before` to `now`: every live frame and, when
+/// `animate`, every frame that disappeared as a leaving item at the place it had. Items that
+/// were still leaving from an earlier change are gone: a new change ends their animation.
+/// Innermost first; a leaving item sits above a live frame at the same depth. New leaving
+/// items take ids from `next_id`.
 fn next_items(
-    shown: &[Item],
     before: &[(FrameKey, FrameView)],
     now: &[(FrameKey, FrameView)],
     animate: bool,
     next_id: &mut u64,
 ) -> Vec<Item> {
-    let mut items: Vec<Item> = shown
-        .iter()
-        .filter(|item| matches!(item, Item::Leaving { .. }))
-        .cloned()
-        .collect();
+    let mut items: Vec<Item> = Vec::new();
     if animate {
         for (key, frame) in before {
             if !now.iter().any(|(k, _)| k == key) {
@@ -107,6 +118,22 @@ fn next_items(
     // Stable: leaving items keep their order among themselves and come before live ones.
     items.sort_by_key(|item| std::cmp::Reverse(item.position()));
     items
+}
+
+/// The live frames a change animates in: those in `now` that were not in `before` (none when
+/// the change does not animate).
+fn entering(
+    before: &[(FrameKey, FrameView)],
+    now: &[(FrameKey, FrameView)],
+    animate: bool,
+) -> Vec<FrameKey> {
+    if !animate {
+        return Vec::new();
+    }
+    now.iter()
+        .map(|(key, _)| *key)
+        .filter(|key| !before.iter().any(|(k, _)| k == key))
+        .collect()
 }
 
 fn reduced_motion() -> bool {
@@ -165,30 +192,49 @@ pub fn Stack() -> impl IntoView {
     let frames_memo = Memo::new(move |previous| ctx.settled(previous, |s| s.stack()));
     let frames = move || frames_memo.get();
     let items = RwSignal::new(Vec::<Item>::new());
+    // The live frames whose element plays the enter animation (those the last change pushed,
+    // when it animated): a frame leaves this list, and so stops animating, at the next change.
+    let entering_keys = RwSignal::new(Vec::<FrameKey>::new());
     let next_id = StoredValue::new(0u64);
-    // Follows the stack: frames that disappear become leaving items for LEAVE_MS.
+    let last_change = StoredValue::new(None::<f64>);
+    // Follows the stack: frames that disappear become leaving items for LEAVE_MS, frames that
+    // appear slide in, when the change animates.
     Effect::new(move |before: Option<Vec<(FrameKey, FrameView)>>| {
         let now = frames_memo.with(|all| keyed(all));
-        let animate = before.is_some() && !reduced_motion();
+        let at = now_ms();
+        // Steps that leave the stack as it was count too: F10 held through straight-line code
+        // and then into an `if` is still stepping fast.
+        let previous = last_change
+            .get_value()
+            .into_iter()
+            .chain(ctx.previous_command_at())
+            .reduce(f64::max);
+        last_change.set_value(Some(at));
+        let animate = before.is_some() && slow_enough(previous, at) && !reduced_motion();
+        let before = before.as_deref().unwrap_or(&[]);
         let mut id = next_id.get_value();
         let first_new = id;
-        let next = items.with_untracked(|shown| {
-            next_items(
-                shown,
-                before.as_deref().unwrap_or(&[]),
-                &now,
-                animate,
-                &mut id,
-            )
-        });
+        let next = next_items(before, &now, animate, &mut id);
         next_id.set_value(id);
-        items.set(next);
+        // Before the items, so that a new frame's element has its class when it is created.
+        let enter = entering(before, &now, animate);
+        if entering_keys.with_untracked(|shown| *shown != enter) {
+            entering_keys.set(enter);
+        }
+        if items.with_untracked(|shown| *shown != next) {
+            items.set(next);
+        }
         for leaving in first_new..id {
             set_timeout(
                 move || {
-                    items.try_update(|list| {
-                        list.retain(|item| item.key() != ItemKey::Leaving(leaving))
-                    });
+                    let key = ItemKey::Leaving(leaving);
+                    // A later change may have removed it already: then nothing to redraw.
+                    let present = items
+                        .try_with_untracked(|list| list.iter().any(|item| item.key() == key))
+                        .unwrap_or(false);
+                    if present {
+                        items.update(|list| list.retain(|item| item.key() != key));
+                    }
                 },
                 Duration::from_millis(LEAVE_MS),
             );
@@ -218,8 +264,13 @@ pub fn Stack() -> impl IntoView {
                             })
                             .into();
                             let kind = move || frame.with(|f| f.as_ref().map_or("", |f| f.kind));
+                            let enters = move || entering_keys.with(|keys| keys.contains(&key));
                             view! {
-                                <li role="listitem" class=move || format!("frame frame-{}", kind())>
+                                <li
+                                    role="listitem"
+                                    class=move || format!("frame frame-{}", kind())
+                                    class:entering=enters
+                                >
                                     {frame_body(frame)}
                                 </li>
                             }
@@ -281,7 +332,7 @@ mod tests {
         let now = keyed(std::slice::from_ref(&outer));
         let shown: Vec<Item> = before.iter().map(|(k, _)| Item::Live(*k)).collect();
         let mut id = 10;
-        let items = next_items(&shown, &before, &now, true, &mut id);
+        let items = next_items(&before, &now, true, &mut id);
         // The if frame (depth 2) leaves above the loop frame, which keeps its key.
         assert_eq!(positions(&items), vec![(2, true), (1, false)]);
         assert_eq!(
@@ -294,29 +345,55 @@ mod tests {
         );
         assert_eq!(items[1], shown[1]);
         assert_eq!(id, 11);
-        // Without animation (reduced motion) nothing leaves.
+        // Without animation (stepping fast, reduced motion) nothing leaves.
         let mut id = 0;
         assert_eq!(
-            positions(&next_items(&shown, &before, &now, false, &mut id)),
+            positions(&next_items(&before, &now, false, &mut id)),
             vec![(1, false)]
         );
         assert_eq!(id, 0);
     }
 
     #[test]
-    fn the_same_construct_pushed_again_gets_a_new_element_beside_the_leaving_one() {
+    fn a_new_change_ends_the_animations_of_the_last_one() {
         let outer = frame("loop", 3, 9);
         let inner = frame("if", 5, 7);
         let with_inner = keyed(&[inner.clone(), outer.clone()]);
         let only_outer = keyed(std::slice::from_ref(&outer));
         let mut id = 0;
-        let live: Vec<Item> = with_inner.iter().map(|(k, _)| Item::Live(*k)).collect();
-        let popped = next_items(&live, &with_inner, &only_outer, true, &mut id);
-        // Next iteration: the same if is entered again while the old frame still leaves.
-        let again = next_items(&popped, &only_outer, &with_inner, true, &mut id);
-        assert_eq!(positions(&again), vec![(2, true), (2, false), (1, false)]);
-        let keys: std::collections::HashSet<ItemKey> = again.iter().map(Item::key).collect();
-        assert_eq!(keys.len(), 3, "every element has its own key");
+        let popped = next_items(&with_inner, &only_outer, true, &mut id);
+        assert_eq!(positions(&popped), vec![(2, true), (1, false)]);
+        // Next iteration, the same if is entered again: the frame still leaving goes at once,
+        // and the new one is a live frame with its own key, sliding in.
+        let again = next_items(&only_outer, &with_inner, true, &mut id);
+        assert_eq!(positions(&again), vec![(2, false), (1, false)]);
+        assert_eq!(
+            again,
+            vec![Item::Live(with_inner[0].0), Item::Live(with_inner[1].0)]
+        );
+        assert_eq!(
+            entering(&only_outer, &with_inner, true),
+            vec![with_inner[0].0]
+        );
+        // The same change coming fast: the same live frames, nothing slides in or leaves.
+        assert_eq!(next_items(&only_outer, &with_inner, false, &mut id), again);
+        assert!(entering(&only_outer, &with_inner, false).is_empty());
+        assert_eq!(id, 1, "one leaving item was made, for the animated pop");
+    }
+
+    #[test]
+    fn only_a_change_after_a_still_page_animates() {
+        assert!(slow_enough(None, 5_000.0), "the page's first change");
+        assert!(!slow_enough(Some(1_000.0), 1_000.0 + ANIMATION_MS - 1.0));
+        assert!(
+            !slow_enough(Some(1_000.0), 1_040.0),
+            "F10 held (about 25 keys a second)"
+        );
+        assert!(slow_enough(Some(1_000.0), 1_000.0 + ANIMATION_MS));
+        assert!(
+            slow_enough(Some(1_000.0), 1_250.0),
+            "autoplay at its default 4 steps a second"
+        );
     }
 
     #[test]
@@ -325,7 +402,11 @@ mod tests {
         let now = keyed(&[frame("else", 5, 9)]);
         let shown: Vec<Item> = before.iter().map(|(k, _)| Item::Live(*k)).collect();
         let mut id = 0;
-        assert_eq!(next_items(&shown, &before, &now, true, &mut id), shown);
+        assert_eq!(next_items(&before, &now, true, &mut id), shown);
+        assert!(
+            entering(&before, &now, true).is_empty(),
+            "it does not slide in again"
+        );
     }
 
     #[test]
@@ -333,9 +414,8 @@ mod tests {
         let frames = [frame("if", 7, 8), frame("if", 5, 10), frame("loop", 3, 12)];
         let before = keyed(&frames);
         let now = keyed(&frames[2..]);
-        let shown: Vec<Item> = before.iter().map(|(k, _)| Item::Live(*k)).collect();
         let mut id = 0;
-        let items = next_items(&shown, &before, &now, true, &mut id);
+        let items = next_items(&before, &now, true, &mut id);
         assert_eq!(positions(&items), vec![(3, true), (2, true), (1, false)]);
     }
 }

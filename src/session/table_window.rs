@@ -61,6 +61,39 @@ impl Axis {
     }
 }
 
+impl Axis {
+    /// The scroll offset that shows item `index` whole, or `None` when it is in view already.
+    /// The items start `lead` px into the scrolled content, and the same `lead` px at the start
+    /// of the viewport are covered (the register table's sticky register column), so an item is
+    /// in view when it lies within `[scroll + lead, scroll + viewport)`. Scrolls as little as
+    /// possible; an item larger than the space left is aligned at its start. `None` as well when
+    /// the geometry is unknown (not laid out) or `index` is outside the axis.
+    pub fn scroll_to_show(&self, index: usize, lead: f64) -> Option<f64> {
+        let finite = [self.item, self.scroll, self.viewport, lead];
+        if index >= self.count
+            || finite.iter().any(|x| !x.is_finite())
+            || self.item <= 0.0
+            || self.viewport <= 0.0
+        {
+            return None;
+        }
+        let lead = lead.max(0.0);
+        let start = lead + index as f64 * self.item;
+        let end = start + self.item;
+        let room = (self.viewport - lead).max(0.0);
+        let first = self.scroll + lead;
+        if start >= first && end <= first + room {
+            return None;
+        }
+        let target = if start < first || self.item > room {
+            start - lead
+        } else {
+            end - self.viewport
+        };
+        Some(target.max(0.0))
+    }
+}
+
 /// The rows and columns of a table to render.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TableWindow {
@@ -145,6 +178,70 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// 64 lanes of 30 px after a 40 px sticky column, in a 340 px viewport.
+    fn lanes(scroll: f64) -> Axis {
+        Axis {
+            count: 64,
+            item: 30.0,
+            scroll,
+            viewport: 340.0,
+        }
+    }
+
+    #[test]
+    fn an_item_in_view_needs_no_scroll() {
+        // Lanes 0..10 fill 40..340: lane 9 ends exactly at the right edge.
+        assert_eq!(lanes(0.0).scroll_to_show(0, 40.0), None);
+        assert_eq!(lanes(0.0).scroll_to_show(9, 40.0), None);
+        assert_eq!(lanes(300.0).scroll_to_show(15, 40.0), None);
+    }
+
+    #[test]
+    fn an_item_to_the_right_scrolls_just_enough_to_end_at_the_edge() {
+        // Lane 10 is 340..370: scroll by 30.
+        assert_eq!(lanes(0.0).scroll_to_show(10, 40.0), Some(30.0));
+        // The last lane ends the content (40 + 64 * 30 = 1960).
+        assert_eq!(lanes(0.0).scroll_to_show(63, 40.0), Some(1960.0 - 340.0));
+    }
+
+    #[test]
+    fn an_item_to_the_left_or_under_the_sticky_column_comes_out_beside_it() {
+        // Scrolled to 300: lane 9 (310..340) hides under the sticky column (300..340).
+        assert_eq!(lanes(300.0).scroll_to_show(9, 40.0), Some(270.0));
+        // Partly hidden counts as hidden.
+        assert_eq!(lanes(285.0).scroll_to_show(9, 40.0), Some(270.0));
+        assert_eq!(lanes(1620.0).scroll_to_show(0, 40.0), Some(0.0));
+    }
+
+    #[test]
+    fn an_item_wider_than_the_room_is_aligned_at_its_start() {
+        let narrow = Axis {
+            viewport: 50.0,
+            ..lanes(0.0)
+        };
+        assert_eq!(narrow.scroll_to_show(3, 40.0), Some(90.0));
+        assert_eq!(narrow.scroll_to_show(0, 40.0), Some(0.0));
+    }
+
+    #[test]
+    fn unknown_geometry_or_a_missing_item_never_scrolls() {
+        assert_eq!(lanes(0.0).scroll_to_show(64, 40.0), None);
+        for bad in [f64::NAN, f64::INFINITY, 0.0, -5.0] {
+            let unmeasured = Axis {
+                viewport: bad,
+                ..lanes(0.0)
+            };
+            assert_eq!(unmeasured.scroll_to_show(20, 40.0), None, "viewport {bad}");
+            let no_item = Axis {
+                item: bad,
+                ..lanes(0.0)
+            };
+            assert_eq!(no_item.scroll_to_show(20, 40.0), None, "item {bad}");
+        }
+        assert_eq!(lanes(f64::NAN).scroll_to_show(20, 40.0), None);
+        assert_eq!(lanes(0.0).scroll_to_show(20, f64::NAN), None);
     }
 
     #[test]

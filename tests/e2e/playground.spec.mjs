@@ -296,10 +296,16 @@ async function stepAndSettle(page) {
 const stackDepth = async (page) =>
   Number((await page.locator('#stack-heading .view-note').first().textContent()).match(/depth (\d+)/)[1]);
 
-// Steps until the divergence stack gets shallower; returns its depth right after the pop.
-async function stepUntilPop(page) {
+// The stack animates a change only after it has been still this long (ANIMATION_MS in
+// src/components/stack.rs), with a margin: the pause of a student stepping at teaching speed.
+const TEACHING_PAUSE_MS = 300;
+
+// Steps until the divergence stack gets shallower; returns its depth right after the pop. With
+// `pause`, waits that long before each step.
+async function stepUntilPop(page, pause = 0) {
   let depth = 0;
   for (let i = 0; i < 30; i++) {
+    if (pause > 0) await page.waitForTimeout(pause);
     await stepAndSettle(page);
     const now = await stackDepth(page);
     if (now < depth) return now;
@@ -313,7 +319,7 @@ test('a popped frame leaves in place and is no list item while it animates', asy
   await pickExample(page, 'nested-if');
   const stack = page.getByRole('list', { name: 'Divergence stack' });
   const leaving = stack.locator('li.leaving');
-  const depth = await stepUntilPop(page);
+  const depth = await stepUntilPop(page, TEACHING_PAUSE_MS);
   // Right after the pop: the list items are exactly the live frames, and the popped frame is
   // still there, on top where it was, hidden from assistive technology.
   await expect(frames(page)).toHaveCount(depth);
@@ -448,4 +454,87 @@ test('a step updates the mask rows of a frame that stays in place', async ({ pag
   const after = await strip.evaluate((el) => el.style.backgroundImage);
   expect(after).not.toBe(image);
   expect(after).toContain('var(--active)');
+});
+
+// The list items of the divergence stack, innermost first, as text.
+const frameTexts = (page) => frames(page).allTextContents();
+
+test('stepping fast shows each new stack at once, with the same frames as stepping slowly', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'nested-if');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  const stack = page.locator('ol.stack');
+  // F10 as fast as it comes, until a frame is popped: no frame slides in or out, and the
+  // list items are the live frames right away.
+  await page.getByRole('button', { name: 'Step', exact: true }).focus();
+  let depth = 0;
+  let steps = 0;
+  let pushes = 0;
+  for (; steps < 30; ) {
+    const count = await page.evaluate(() => performance.getEntriesByName('wave:step').length);
+    await page.keyboard.press('F10');
+    await page.waitForFunction((c) => performance.getEntriesByName('wave:step').length > c, count);
+    steps++;
+    const now = await stackDepth(page);
+    if (steps > 1) {
+      expect(await stack.locator('li.leaving').count(), `step ${steps}: nothing leaves`).toBe(0);
+      expect(await stack.locator('li.entering').count(), `step ${steps}: nothing slides in`).toBe(0);
+    }
+    expect(await frames(page).count()).toBe(now);
+    if (now > depth) pushes++;
+    if (now < depth) break;
+    depth = now;
+  }
+  expect(pushes, 'frames were pushed on the way').toBeGreaterThan(0);
+  const fast = await frameTexts(page);
+  expect(fast.length).toBe(await stackDepth(page));
+
+  // The same steps at teaching speed: a pushed frame slides in, and once the animations are
+  // over the stack shows the same frames.
+  await page.getByRole('button', { name: 'Reset', exact: true }).click();
+  await expect(page.getByRole('status')).toHaveText('ready');
+  let slid = false;
+  for (let i = 0; i < steps; i++) {
+    await page.waitForTimeout(TEACHING_PAUSE_MS);
+    const before = await stackDepth(page);
+    await stepAndSettle(page);
+    if ((await stackDepth(page)) > before && (await stack.locator('li.entering').count()) === 1) slid = true;
+  }
+  expect(slid, 'a frame pushed at teaching speed slides in').toBe(true);
+  await expect(stack.locator('li.leaving')).toHaveCount(0);
+  expect(await frameTexts(page)).toEqual(fast);
+});
+
+test('selecting a lane scrolls the register table to its column', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'break-in-if');
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  await page.getByRole('textbox', { name: 'Workgroup size' }).fill('64,1,1');
+  await page.getByRole('textbox', { name: 'Wave width' }).fill('64');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await step(page); // mov_sr r0, sr_lane_id: r0 holds each lane's number
+  const table = page.getByRole('region', { name: /^Registers/ }).getByRole('table');
+  const header = table.getByRole('row').first();
+  const r0 = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'r0', exact: true }) });
+  // Whether lane `lane`'s column header lies whole inside the table's scroll container,
+  // right of the sticky register column.
+  const columnShown = (lane) => header.getByRole('columnheader', { name: String(lane), exact: true })
+    .evaluate((th) => {
+      const scroller = th.closest('.registers-scroll').getBoundingClientRect();
+      const head = th.parentElement.querySelector('.head-cell').getBoundingClientRect();
+      const cell = th.getBoundingClientRect();
+      return cell.left >= head.right - 0.5 && cell.right <= scroller.right + 0.5;
+    });
+  await expect(header.getByRole('columnheader', { name: '50', exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: /^Lane 50:/ }).click();
+  await expect(header.getByRole('columnheader', { name: '50', exact: true })).toHaveClass(/selected/);
+  await expect.poll(() => columnShown(50)).toBe(true);
+  await expect(r0.locator('td[aria-colindex="52"]')).toHaveText('50');
+  // The arrow keys move the selection and the table follows, to the last lane and back.
+  await page.keyboard.press('End');
+  await expect(page.getByLabel('Selected lane')).toContainText('Lane 63');
+  await expect.poll(() => columnShown(63)).toBe(true);
+  await page.getByRole('button', { name: /^Lane 0:/ }).click();
+  await expect.poll(() => columnShown(0)).toBe(true);
+  await expect(header.getByRole('columnheader', { name: '63', exact: true })).toHaveCount(0);
 });

@@ -439,4 +439,17 @@ fn register_columns_are_as_wide_as_the_longest_value() {
         MAX_CELL_CHARS,
         "a long f32 is cut"
     );
+    // The cell itself is cut to that width with an ellipsis; the lane detail shows it whole.
+    let long = s
+        .lane_detail(NumberFormat::F32)
+        .map(|d| d.registers[1].1.clone());
+    let long = long.expect("lane 0 is selected");
+    assert!(long.chars().count() > MAX_CELL_CHARS, "{long}");
+    let cell = texts(&whole_table(&s, NumberFormat::F32)[1])[0].clone();
+    assert_eq!(cell.chars().count(), MAX_CELL_CHARS, "{cell}");
+    let kept: String = long.chars().take(MAX_CELL_CHARS - 1).collect();
+    assert_eq!(cell, format!("{kept}…"));
+    // A value exactly as wide as the column is not cut.
+    let hex = texts(&whole_table(&s, NumberFormat::Hex)[1])[0].clone();
+    assert_eq!(hex, "0x0da24260");
 }
