@@ -147,6 +147,8 @@ pub fn Lanes() -> impl IntoView {
                                 // change repaints it without laying the lane out again.
                                 <span class="lane-glyph" aria-hidden="true"></span>
                                 <span class="lane-number" aria-hidden="true">{lane}</span>
+                                // The change bar (shown by the `changed` class).
+                                <span class="lane-bar" aria-hidden="true"></span>
                             </button>
                         }
                     }
