@@ -305,3 +305,125 @@ async fn the_register_table_renders_only_the_rows_in_view_and_follows_scrolling(
     let spacer = one(root, ".registers tbody tr.gap-row:not([hidden]) td");
     assert!(spacer.get_bounding_client_rect().height() > 100.0);
 }
+
+fn lanes(root: &web_sys::HtmlElement) -> Vec<web_sys::Element> {
+    all(root, "[role=group][aria-label=Lanes] .lane")
+}
+
+fn dispatch(target: &web_sys::Element, kind: &str, bubbles: bool) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(bubbles);
+    let event = web_sys::Event::new_with_event_init_dict(kind, &init).unwrap();
+    target.dispatch_event(&event).unwrap();
+}
+
+/// A lane's state is one class attribute ("lane inactive changed"), and only the lane under the
+/// pointer carries its reason as a `title` (src/components/lanes.rs).
+#[wasm_bindgen_test]
+async fn lanes_show_their_state_by_class_and_the_hovered_lane_its_reason() {
+    let page = mount().await;
+    let root = &page.root;
+    // Step the default kernel until the `if` splits the lanes.
+    for _ in 0..6 {
+        button(root, "Step").click();
+        leptos::task::tick().await;
+    }
+    let cells = lanes(root);
+    assert_eq!(cells.len(), 8);
+    for cell in &cells {
+        let label = cell.get_attribute("aria-label").unwrap_or_default();
+        let class = cell.get_attribute("class").unwrap_or_default();
+        let inactive = label.contains(": inactive");
+        let expected = format!(
+            "lane {}{}{}",
+            if inactive { "inactive" } else { "active" },
+            // The `if` turned the odd lanes off: those changed.
+            if inactive { " changed" } else { "" },
+            if cell.get_attribute("data-lane").as_deref() == Some("0") {
+                " selected"
+            } else {
+                ""
+            }
+        );
+        assert_eq!(class, expected, "{label}");
+        assert_eq!(cell.get_attribute("title"), None, "no pointer over {label}");
+    }
+    // The pointer over lane 3 (on its number): lane 3 alone has a title, its reason.
+    let number = cells[3].query_selector(".lane-number").unwrap().unwrap();
+    dispatch(&number, "pointerover", true);
+    leptos::task::tick().await;
+    let titles: Vec<Option<String>> = lanes(root)
+        .iter()
+        .map(|c| c.get_attribute("title"))
+        .collect();
+    assert_eq!(
+        titles[3].as_deref(),
+        Some("else side of the if at line 10"),
+        "{titles:?}"
+    );
+    assert!(
+        titles
+            .iter()
+            .enumerate()
+            .all(|(i, t)| i == 3 || t.is_none()),
+        "{titles:?}"
+    );
+    // Over an active lane, the tooltip says so; the next step keeps it current.
+    dispatch(&lanes(root)[2], "pointerover", true);
+    leptos::task::tick().await;
+    assert_eq!(
+        lanes(root)[2].get_attribute("title").as_deref(),
+        Some("active")
+    );
+    assert_eq!(lanes(root)[3].get_attribute("title"), None);
+    // Leaving the lanes takes the title away.
+    dispatch(
+        &one(root, "[role=group][aria-label=Lanes]"),
+        "pointerleave",
+        false,
+    );
+    leptos::task::tick().await;
+    assert!(lanes(root)
+        .iter()
+        .all(|c| c.get_attribute("title").is_none()));
+}
+
+/// The selected lane's values stay the same elements while stepping: Leptos updates the texts
+/// and marks of the re-rendered block in place (most steps change some register of the lane,
+/// and building the block again each time would cost far more).
+#[wasm_bindgen_test]
+async fn the_selected_lane_detail_updates_its_items_in_place() {
+    let page = mount().await;
+    let root = &page.root;
+    let items = || all(root, "[aria-label='Selected lane'] .detail-item");
+    let named = |name: &str| -> web_sys::Element {
+        items()
+            .into_iter()
+            .find(|i| text(i).starts_with(&format!("{name} = ")))
+            .unwrap_or_else(|| panic!("no item {name}"))
+    };
+    // Lane 1: its registers start at 0 and the first two steps write 1 into r0, then r1.
+    lanes(root)[1]
+        .dyn_ref::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
+    leptos::task::tick().await;
+    button(root, "Step").click(); // mov_sr r0, sr_lane_id
+    leptos::task::tick().await;
+    let r0 = named("r0");
+    let r1 = named("r1");
+    assert_eq!(text(&r0), "r0 = 1");
+    assert_eq!(text(&r1), "r1 = 0");
+    assert!(r0.class_list().contains("changed"));
+    assert!(!r1.class_list().contains("changed"));
+    let count = items().len();
+    button(root, "Step").click(); // mov_imm r1, 1
+    leptos::task::tick().await;
+    assert_eq!(items().len(), count);
+    assert!(named("r0").is_same_node(Some(&r0)), "r0's item was kept");
+    assert!(named("r1").is_same_node(Some(&r1)), "r1's item was kept");
+    assert_eq!(text(&r1), "r1 = 1");
+    assert!(r1.class_list().contains("changed"));
+    assert!(!r0.class_list().contains("changed"));
+    assert!(text(&one(root, "[aria-label='Selected lane']")).starts_with("Lane 1"));
+}

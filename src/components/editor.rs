@@ -210,6 +210,9 @@ pub fn Editor() -> impl IntoView {
             ctx.with(|s| s.current_line())
         }
     });
+    // Which line is current, as a selector: a step that moves it re-runs the closures of the
+    // line it left and the line it reached, not one per line.
+    let current = Selector::new(move || current_line.get());
     let heat = Memo::new(move |previous| {
         ctx.settled(previous, |s| {
             s.line_heat()
@@ -277,13 +280,18 @@ pub fn Editor() -> impl IntoView {
     });
     // The line elements are rebuilt only when the text or the diagnostics change; what a step
     // changes (current line, breakpoints, heat) updates classes and styles in place.
+    let gutter_current = current.clone();
     let gutter_lines = move || {
         let count = line_count.get();
         let diags = line_diagnostics.get();
         (1..=count as u32)
             .map(|line| {
                 let diag = diags.get(&line).cloned();
-                let line_heat = move || heat.with(|h| h.get(&line).copied());
+                // A memo per line: a step changes the heat of the line it ran (its execution
+                // count), and only that line's style and title are worked out again.
+                let line_heat = Memo::new(move |_| heat.with(|h| h.get(&line).copied()));
+                let line_heat = move || line_heat.get();
+                let current = gutter_current.clone();
                 let is_bp = move || breakpoints.with(|b| b.contains(&line));
                 let diag_title = diag.as_ref().map(|d| d.1.clone());
                 let title = move || {
@@ -296,7 +304,7 @@ pub fn Editor() -> impl IntoView {
                 view! {
                     <div
                         class="gutter-line"
-                        class:current=move || current_line.get() == Some(line)
+                        class:current=move || current.selected(&Some(line))
                         class:has-error=diag.as_ref().is_some_and(|d| d.0 == "error")
                         class:has-warning=diag.as_ref().is_some_and(|d| d.0 == "warning")
                         style=move || {
@@ -342,10 +350,11 @@ pub fn Editor() -> impl IntoView {
                 let line_marks = marks.get(&index).cloned().unwrap_or_default();
                 let eol = line_marks.iter().any(|&(s, e, _)| s == e);
                 let pieces = underline(&pieces, &line_marks);
+                let current = current.clone();
                 view! {
                     <div
                         class="code-line"
-                        class:current=move || current_line.get() == Some(line)
+                        class:current=move || current.selected(&Some(line))
                         class:bp-line=move || breakpoints.with(|b| b.contains(&line))
                         class:eol-mark=eol
                     >

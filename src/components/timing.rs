@@ -26,25 +26,49 @@ pub const RUN_ENGINE: &str = "wave:run-engine";
 pub const STEP: &str = "wave:step";
 pub const STEP_RENDER: &str = "wave:step-render";
 
+/// The page's `performance` object and its `measure` function, looked up once: a step reads
+/// the clock several times, and each lookup through `window` is a few calls into JavaScript.
+struct Clock {
+    performance: web_sys::Performance,
+    measure: Option<js_sys::Function>,
+}
+
+thread_local! {
+    static CLOCK: Option<Clock> = web_sys::window().and_then(|w| w.performance()).map(|performance| {
+        let measure = js_sys::Reflect::get(&performance, &"measure".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        Clock { performance, measure }
+    });
+}
+
 /// Milliseconds since the page's time origin (0 outside a browser).
 pub fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
+    CLOCK.with(|clock| clock.as_ref().map_or(0.0, |c| c.performance.now()))
 }
 
 /// Records a measure `name` from `start` lasting `duration` ms, with `detail` as an object of
 /// numbers and strings. Does nothing where the API is missing: timings must never break the page.
 pub fn measure(name: &str, start: f64, duration: f64, detail: &[(&str, Detail)]) {
-    let Some(performance) = web_sys::window().and_then(|w| w.performance()) else {
-        return;
-    };
-    let Ok(function) = js_sys::Reflect::get(&performance, &"measure".into()) else {
-        return;
-    };
-    let Some(function) = function.dyn_ref::<js_sys::Function>() else {
-        return;
-    };
+    CLOCK.with(|clock| {
+        if let Some(Clock {
+            performance,
+            measure: Some(function),
+        }) = clock
+        {
+            record(performance, function, name, start, duration, detail);
+        }
+    });
+}
+
+fn record(
+    performance: &web_sys::Performance,
+    function: &js_sys::Function,
+    name: &str,
+    start: f64,
+    duration: f64,
+    detail: &[(&str, Detail)],
+) {
     let options = js_sys::Object::new();
     let details = js_sys::Object::new();
     for (key, value) in detail {
@@ -57,7 +81,7 @@ pub fn measure(name: &str, start: f64, duration: f64, detail: &[(&str, Detail)])
     let _ = js_sys::Reflect::set(&options, &"start".into(), &start.into());
     let _ = js_sys::Reflect::set(&options, &"duration".into(), &duration.max(0.0).into());
     let _ = js_sys::Reflect::set(&options, &"detail".into(), &details);
-    let _ = function.call2(&performance, &name.into(), &options);
+    let _ = function.call2(performance, &name.into(), &options);
 }
 
 /// A value in a measure's `detail`.
@@ -137,18 +161,32 @@ pub fn post_task(task: impl FnOnce() + 'static) {
 /// The DOM is up to date once the microtasks queued by the command have run: the first of the
 /// next task and the next frame's `requestAnimationFrame` callback sees it, so the step ends at
 /// whichever comes first (a frame due at once would otherwise delay the task by its rendering).
+///
+/// The frame's callback only reads the clock: both measures are recorded in the task after the
+/// frame, once `wave:step-render` has ended, so that recording them (a few calls into the page)
+/// is not counted as the frame's rendering. The times measured are the same.
 pub fn measure_step(start: f64) {
-    let ended = Rc::new(std::cell::Cell::new(false));
-    let end_step = move |end: f64| {
-        if !ended.replace(true) {
+    let step_end = Rc::new(std::cell::Cell::new(None::<f64>));
+    let in_task = Rc::clone(&step_end);
+    post_task(move || {
+        if in_task.get().is_none() {
+            let end = now_ms();
+            in_task.set(Some(end));
             measure(STEP, start, end - start, &[]);
         }
-    };
-    let end_in_task = end_step.clone();
-    post_task(move || end_in_task(now_ms()));
+    });
     leptos::prelude::request_animation_frame(move || {
         let frame = now_ms();
-        end_step(frame);
-        post_task(move || measure(STEP_RENDER, frame, now_ms() - frame, &[]));
+        // The task came first when the step already has its end.
+        let recorded = step_end
+            .replace(Some(step_end.get().unwrap_or(frame)))
+            .is_some();
+        post_task(move || {
+            let end = now_ms();
+            if !recorded {
+                measure(STEP, start, frame - start, &[]);
+            }
+            measure(STEP_RENDER, frame, end - frame, &[]);
+        });
     });
 }

@@ -247,6 +247,16 @@ test('the page publishes its own step and run timings (User Timing)', async ({ p
   const [stepped] = await page.evaluate(() => performance.getEntriesByName('wave:step').map((e) => e.duration));
   expect(stepped).toBeGreaterThanOrEqual(0);
   expect(stepped).toBeLessThan(5_000);
+  // One of each per step; the step ends (the DOM is updated) at the latest when the frame that
+  // shows it begins, and that frame's rendering is measured from there.
+  const [stepSpan, renderSpan] = await page.evaluate(() => ['wave:step', 'wave:step-render'].map((n) => {
+    const all = performance.getEntriesByName(n);
+    return { count: all.length, start: all[0].startTime, end: all[0].startTime + all[0].duration };
+  }));
+  expect(stepSpan.count).toBe(1);
+  expect(renderSpan.count).toBe(1);
+  expect(stepSpan.end).toBeLessThanOrEqual(renderSpan.start + 0.01);
+  expect(renderSpan.start).toBeGreaterThanOrEqual(stepSpan.start);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('status')).toHaveText(/^finished after (\d+) wave-instructions/);
   await page.waitForFunction(() => performance.getEntriesByName('wave:run-engine').length === 1);
