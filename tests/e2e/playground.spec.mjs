@@ -6,6 +6,16 @@ const activeLanes = (page) =>
 const frames = (page) => page.getByRole('list', { name: 'Divergence stack' }).getByRole('listitem');
 const step = (page) => page.getByRole('button', { name: 'Step', exact: true }).click();
 
+// The break-in-if lesson in one 64-lane wave (workgroup 64, wave width 64), ready to step.
+async function openLessonWith64Lanes(page) {
+  await page.goto('/');
+  await pickExample(page, 'break-in-if');
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  await page.getByRole('textbox', { name: 'Workgroup size' }).fill('64,1,1');
+  await page.getByRole('textbox', { name: 'Wave width' }).fill('64');
+  await expect(page.getByRole('status')).toHaveText('ready');
+}
+
 async function pickExample(page, id) {
   await page.getByRole('combobox', { name: 'Examples' }).selectOption(id);
 }
@@ -413,12 +423,7 @@ test('an edited example says so, travels in links and autosave, and can be resto
 });
 
 test('the register table shows only the lanes in view and scrolls to the others', async ({ page }) => {
-  await page.goto('/');
-  await pickExample(page, 'break-in-if');
-  await page.getByRole('tab', { name: 'Launch configuration' }).click();
-  await page.getByRole('textbox', { name: 'Workgroup size' }).fill('64,1,1');
-  await page.getByRole('textbox', { name: 'Wave width' }).fill('64');
-  await expect(page.getByRole('status')).toHaveText('ready');
+  await openLessonWith64Lanes(page);
   await expect(lanes(page)).toHaveCount(64);
   const registers = page.getByRole('region', { name: /^Registers/ });
   const table = registers.getByRole('table');
@@ -516,12 +521,7 @@ test('stepping fast shows each new stack at once, with the same frames as steppi
 });
 
 test('selecting a lane scrolls the register table to its column', async ({ page }) => {
-  await page.goto('/');
-  await pickExample(page, 'break-in-if');
-  await page.getByRole('tab', { name: 'Launch configuration' }).click();
-  await page.getByRole('textbox', { name: 'Workgroup size' }).fill('64,1,1');
-  await page.getByRole('textbox', { name: 'Wave width' }).fill('64');
-  await expect(page.getByRole('status')).toHaveText('ready');
+  await openLessonWith64Lanes(page);
   await step(page); // mov_sr r0, sr_lane_id: r0 holds each lane's number
   const table = page.getByRole('region', { name: /^Registers/ }).getByRole('table');
   const header = table.getByRole('row').first();
