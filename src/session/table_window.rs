@@ -59,9 +59,7 @@ impl Axis {
             .min(self.count);
         start..end.max(start + 1)
     }
-}
 
-impl Axis {
     /// The scroll offset that shows item `index` whole, or `None` when it is in view already.
     /// The items start `lead` px into the scrolled content, and the same `lead` px at the start
     /// of the viewport are covered (the register table's sticky register column), so an item is

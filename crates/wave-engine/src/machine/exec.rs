@@ -87,41 +87,39 @@ fn special_register(wave: &Wave, env: &Env, sr: u8, lane: usize) -> u32 {
 fn special_register_row(wave: &Wave, env: &Env, sr: u8) -> lanes::Row {
     let width = wave.width as usize;
     let mut row = [0u32; lanes::MAX_LANES];
-    let is_thread_id = [
+    let axis = [
         SpecialRegister::ThreadIdX,
         SpecialRegister::ThreadIdY,
         SpecialRegister::ThreadIdZ,
     ]
     .iter()
-    .any(|&id| id as u8 == sr);
+    .position(|&id| id as u8 == sr);
     let [sx, sy, _] = env.workgroup_size;
     let (sx, sy) = (sx.max(1), sy.max(1));
-    if is_thread_id && sx.checked_mul(sy).is_some() {
-        let thread = wave.first_thread;
-        let (mut x, mut y, mut z) = (thread % sx, (thread / sx) % sy, thread / (sx * sy));
-        for slot in row.iter_mut().take(width) {
-            *slot = match sr {
-                s if s == SpecialRegister::ThreadIdX as u8 => x,
-                s if s == SpecialRegister::ThreadIdY as u8 => y,
-                _ => z,
-            };
-            x += 1;
-            if x == sx {
-                x = 0;
-                y += 1;
-                if y == sy {
-                    y = 0;
-                    z += 1;
+    match axis {
+        Some(axis) if sx.checked_mul(sy).is_some() => {
+            let thread = wave.first_thread;
+            let mut id = [thread % sx, (thread / sx) % sy, thread / (sx * sy)];
+            for slot in row.iter_mut().take(width) {
+                *slot = id[axis];
+                id[0] += 1;
+                if id[0] == sx {
+                    id[0] = 0;
+                    id[1] += 1;
+                    if id[1] == sy {
+                        id[1] = 0;
+                        id[2] += 1;
+                    }
                 }
             }
         }
-    } else if sr == SpecialRegister::LaneId as u8 || is_thread_id {
-        for (lane, slot) in row.iter_mut().enumerate().take(width) {
-            *slot = special_register(wave, env, sr, lane);
+        _ if axis.is_some() || sr == SpecialRegister::LaneId as u8 => {
+            for (lane, slot) in row.iter_mut().enumerate().take(width) {
+                *slot = special_register(wave, env, sr, lane);
+            }
         }
-    } else {
         // The same for every lane.
-        row[..width].fill(special_register(wave, env, sr, 0));
+        _ => row[..width].fill(special_register(wave, env, sr, 0)),
     }
     row
 }

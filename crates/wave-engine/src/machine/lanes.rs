@@ -173,6 +173,10 @@ fn fma_group_hardware(waves: &mut [Wave], instr: &Instr) {
     let plain = instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) == 0
         && instr.guard == crate::instr::Guard::Always;
     let highest = instr.a.max(instr.b).max(instr.c).max(instr.dst) as usize;
+    let hardware_fma = |a: u32, b: u32, c: u32| {
+        let [a, b, c] = [a, b, c].map(f32::from_bits);
+        a.mul_add(b, c).to_bits()
+    };
     for wave in waves {
         // The common case: a full 32- or 64-lane wave.
         if plain && highest < wave.registers.len() {
@@ -187,10 +191,6 @@ fn fma_group_hardware(waves: &mut [Wave], instr: &Instr) {
             }
         }
         let mask = wave.active & super::control::guard_mask(wave, instr.guard);
-        let hardware_fma = |a: u32, b: u32, c: u32| {
-            let [a, b, c] = [a, b, c].map(f32::from_bits);
-            a.mul_add(b, c).to_bits()
-        };
         if !fma_rows_without_nan(wave, instr, mask, hardware_fma) {
             fma_by_lane_rules(wave, instr, mask);
         }
@@ -233,24 +233,6 @@ unsafe fn fma_full_rows_avx2<const VECTORS: usize>(registers: &mut [Row], instr:
     true
 }
 
-/// `lane_fma` over `N` lanes whose operands `operands(lane)` gives, or `None` when a result is
-/// NaN (a NaN input or ∞ × 0: the per-lane rules then decide which NaN).
-#[inline(always)]
-fn fma_lanes<const N: usize>(
-    operands: impl Fn(usize) -> [u32; 3],
-    lane_fma: impl Fn(u32, u32, u32) -> u32,
-) -> Option<[u32; N]> {
-    let mut results = [0u32; N];
-    let mut any_nan = false;
-    for (lane, result) in results.iter_mut().enumerate() {
-        let [a, b, c] = operands(lane);
-        let bits = lane_fma(a, b, c);
-        any_nan |= bits & 0x7FFF_FFFF > 0x7F80_0000;
-        *result = bits;
-    }
-    (!any_nan).then_some(results)
-}
-
 /// The rare path (a NaN result, or an immediate operand): the exact per-lane rules, kept out of
 /// line so the hot loops above stay small.
 #[cold]
@@ -278,11 +260,17 @@ fn fma_rows_without_nan(
         lane_fma: impl Fn(u32, u32, u32) -> u32,
     ) -> bool {
         let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| &wave.registers[r as usize]);
-        let Some(results) = fma_lanes::<N>(|lane| [a[lane], b[lane], c[lane]], lane_fma) else {
-            return false;
-        };
-        store(wave, instr.dst, mask, &results);
-        true
+        let mut results = [0u32; N];
+        let mut any_nan = false;
+        for (lane, result) in results.iter_mut().enumerate() {
+            let bits = lane_fma(a[lane], b[lane], c[lane]);
+            any_nan |= bits & 0x7FFF_FFFF > 0x7F80_0000;
+            *result = bits;
+        }
+        if !any_nan {
+            store(wave, instr.dst, mask, &results);
+        }
+        !any_nan
     }
     if instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) != 0 {
         false
