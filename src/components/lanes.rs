@@ -1,8 +1,10 @@
 //! The lanes of the selected wave: active or not (colour and pattern), and why not.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::{use_ctx, HeldNote};
+use crate::session::LaneView;
 
 /// The class attribute of a lane, by state. Every combination is a `'static` string, interned
 /// once (see [`intern_lane_classes`]) so that setting it passes no text from wasm to the page.
@@ -25,9 +27,170 @@ const LANE_CLASSES: [&str; 8] = [
 /// Makes the lane class strings JavaScript strings once, so a step that flips 64 lanes does not
 /// decode 64 copies of them (wasm-bindgen's `enable-interning`).
 pub fn intern_lane_classes() {
-    for class in LANE_CLASSES {
+    for class in
+        LANE_CLASSES
+            .into_iter()
+            .chain(["0", "-1", "class", "tabindex", "title", "aria-label"])
+    {
         wasm_bindgen::intern(class);
     }
+}
+
+/// The attributes of a lane's button that a step, a selection or the pointer can change, as
+/// the page last got them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LaneAttributes {
+    pub class: &'static str,
+    /// The selected lane is the group's one tab stop (`tabindex` 0, the others -1).
+    pub tab_stop: bool,
+    /// The accessible name: "Lane N: active", or "inactive" and why.
+    pub label: String,
+    /// Only the lane under the mouse pointer has a title: the reason as a tooltip.
+    pub title: Option<String>,
+}
+
+/// Which of a lane's attributes [`LaneAttributes::update`] changed, so only those are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaneChanges {
+    pub class: bool,
+    pub tab_stop: bool,
+    pub label: bool,
+    pub title: bool,
+}
+
+impl LaneChanges {
+    pub fn any(self) -> bool {
+        self.class || self.tab_stop || self.label || self.title
+    }
+}
+
+impl LaneAttributes {
+    /// Brings the attributes up to date with `lane` (selected or not, under the pointer or
+    /// not) and says which changed. Nothing is allocated for what stays the same: a step that
+    /// leaves most lanes as they were costs a comparison per lane.
+    pub fn update(&mut self, lane: &LaneView, selected: bool, hovered: bool) -> LaneChanges {
+        let mut changes = LaneChanges::default();
+        let class = lane_class(lane.active, lane.changed, selected);
+        if self.class != class {
+            self.class = class;
+            changes.class = true;
+        }
+        if self.tab_stop != selected {
+            self.tab_stop = selected;
+            changes.tab_stop = true;
+        }
+        if self.label != lane.aria_label {
+            self.label.clone_from(&lane.aria_label);
+            changes.label = true;
+        }
+        let title = hovered.then(|| lane.reason.as_deref().unwrap_or("active"));
+        if self.title.as_deref() != title {
+            self.title = title.map(str::to_string);
+            changes.title = true;
+        }
+        changes
+    }
+}
+
+/// A lane's button in the page and the attributes it was last given.
+struct ShownLane {
+    element: web_sys::Element,
+    attributes: LaneAttributes,
+}
+
+/// Makes a lane's button: what never changes (its number, the glyph and the change bar). The
+/// state is written by [`show_lanes`].
+fn lane_button(document: &web_sys::Document, lane: u32) -> Option<web_sys::Element> {
+    let button = document.create_element("button").ok()?;
+    button.set_attribute("type", "button").ok()?;
+    button.set_attribute("data-lane", &lane.to_string()).ok()?;
+    // Not a tab stop until it is the selected lane (the group has one).
+    button.set_attribute("tabindex", "-1").ok()?;
+    // A dot drawn by the stylesheet (filled when active): a class change repaints it without
+    // laying the lane out again.
+    let glyph = document.create_element("span").ok()?;
+    glyph.set_class_name("lane-glyph");
+    glyph.set_attribute("aria-hidden", "true").ok()?;
+    let number = document.create_element("span").ok()?;
+    number.set_class_name("lane-number");
+    number.set_attribute("aria-hidden", "true").ok()?;
+    number.set_text_content(Some(&lane.to_string()));
+    // The change bar (shown by the `changed` class).
+    let bar = document.create_element("span").ok()?;
+    bar.set_class_name("lane-bar");
+    bar.set_attribute("aria-hidden", "true").ok()?;
+    for child in [&glyph, &number, &bar] {
+        button.append_child(child).ok()?;
+    }
+    Some(button)
+}
+
+/// Brings the lane buttons in `group` up to date: adds or removes buttons when the wave's width
+/// changed, then writes, lane by lane, only the attributes that changed.
+fn show_lanes(
+    group: &web_sys::Element,
+    shown: &mut Vec<ShownLane>,
+    lanes: &[LaneView],
+    selected: u32,
+    hovered: Option<u32>,
+) {
+    while shown.len() > lanes.len() {
+        if let Some(gone) = shown.pop() {
+            gone.element.remove();
+        }
+    }
+    if shown.len() < lanes.len() {
+        let Some(document) = group.owner_document() else {
+            return;
+        };
+        for lane in shown.len() as u32..lanes.len() as u32 {
+            let Some(element) = lane_button(&document, lane) else {
+                return;
+            };
+            if group.append_child(&element).is_err() {
+                return;
+            }
+            shown.push(ShownLane {
+                element,
+                attributes: LaneAttributes::default(),
+            });
+        }
+    }
+    for (lane, shown) in lanes.iter().zip(shown.iter_mut()) {
+        let changes =
+            shown
+                .attributes
+                .update(lane, selected == lane.lane, hovered == Some(lane.lane));
+        if !changes.any() {
+            continue;
+        }
+        let (element, attributes) = (&shown.element, &shown.attributes);
+        if changes.class {
+            let _ = element.set_attribute("class", attributes.class);
+        }
+        if changes.tab_stop {
+            let _ = element.set_attribute("tabindex", if attributes.tab_stop { "0" } else { "-1" });
+        }
+        if changes.label {
+            let _ = element.set_attribute("aria-label", &attributes.label);
+        }
+        if changes.title {
+            let _ = match &attributes.title {
+                Some(title) => element.set_attribute("title", title),
+                None => element.remove_attribute("title"),
+            };
+        }
+    }
+}
+
+/// The lane number of the `[data-lane]` element an event happened in.
+fn event_lane(event: &web_sys::Event) -> Option<u32> {
+    event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|t| t.closest("[data-lane]").ok().flatten())
+        .and_then(|cell| cell.get_attribute("data-lane"))
+        .and_then(|lane| lane.parse::<u32>().ok())
 }
 
 #[component]
@@ -35,7 +198,6 @@ pub fn Lanes() -> impl IntoView {
     let ctx = use_ctx();
     let lanes_memo = Memo::new(move |previous| ctx.settled(previous, |s| s.lanes()));
     let selected = Memo::new(move |_| ctx.with(|s| s.selection().lane));
-    let selected = move || selected.get();
     let active_count = move || {
         lanes_memo.with(|all| {
             let active = all.iter().filter(|l| l.active).count();
@@ -48,24 +210,39 @@ pub fn Lanes() -> impl IntoView {
     // every lane's accessible name anyway.
     let hovered = RwSignal::new(None::<u32>);
     let on_pointerover = move |event: web_sys::PointerEvent| {
-        let lane = event
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .and_then(|t| t.closest("[data-lane]").ok().flatten())
-            .and_then(|cell| cell.get_attribute("data-lane"))
-            .and_then(|lane| lane.parse::<u32>().ok());
+        let lane = event_lane(&event);
         if hovered.get_untracked() != lane {
             hovered.set(lane);
         }
     };
     let group: NodeRef<leptos::html::Div> = NodeRef::new();
+    // The buttons as the page has them. One effect keeps all of them up to date instead of a
+    // memo and four attribute closures per lane: a step that flips 64 lanes then costs two
+    // attribute writes per lane and no reactive bookkeeping (each closure that re-ran used to
+    // unsubscribe and resubscribe itself, about 20 µs a lane).
+    let shown = StoredValue::new_local(Vec::<ShownLane>::new());
+    Effect::new(move |_| {
+        let Some(group) = group.get() else {
+            return;
+        };
+        let selected = selected.get();
+        let hovered = hovered.get();
+        lanes_memo.with(|lanes| {
+            shown.update_value(|shown| show_lanes(&group, shown, lanes, selected, hovered));
+        });
+    });
+    let on_click = move |event: web_sys::MouseEvent| {
+        if let Some(lane) = event_lane(&event) {
+            ctx.act(|s| s.select_lane(lane));
+        }
+    };
     // Arrow keys move the selected lane (one tab stop for the whole group).
     let on_keydown = move |event: web_sys::KeyboardEvent| {
-        let count = lanes_memo.with(Vec::len) as u32;
+        let count = lanes_memo.with_untracked(Vec::len) as u32;
         if count == 0 {
             return;
         }
-        let lane = selected();
+        let lane = selected.get_untracked();
         let next = match event.key().as_str() {
             "ArrowRight" | "ArrowDown" => (lane + 1).min(count - 1),
             "ArrowLeft" | "ArrowUp" => lane.saturating_sub(1),
@@ -75,12 +252,11 @@ pub fn Lanes() -> impl IntoView {
         };
         event.prevent_default();
         ctx.act(|s| s.select_lane(next));
-        if let Some(group) = group.get_untracked() {
-            if let Ok(Some(cell)) = group.query_selector(&format!("[data-lane='{next}']")) {
-                if let Ok(cell) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(cell) {
-                    let _ = cell.focus();
-                }
-            }
+        let button = shown
+            .with_value(|shown| shown.get(next as usize).map(|l| l.element.clone()))
+            .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(button) = button {
+            let _ = button.focus();
         }
     };
     view! {
@@ -88,75 +264,20 @@ pub fn Lanes() -> impl IntoView {
             <h3 id="lanes-heading" class="view-title">
                 "Lanes" <span class="view-note">{active_count}</span> <HeldNote />
             </h3>
+            // The lane buttons are made and updated by the effect above (`show_lanes`).
             <div
                 class="lanes"
                 role="group"
                 aria-label="Lanes"
                 node_ref=group
+                on:click=on_click
                 on:keydown=on_keydown
                 on:pointerover=on_pointerover
                 on:pointerleave=move |_| hovered.set(None)
-            >
-                <For
-                    each=move || lanes_memo.with(|all| all.iter().map(|l| l.lane).collect::<Vec<_>>())
-                    key=|lane| *lane
-                    let:lane
-                >
-                    {
-                        // One memo per lane: a step that flips a few lanes updates only those.
-                        let this_lane = Memo::new(move |_| {
-                            lanes_memo.with(|all| all.get(lane as usize).cloned())
-                        });
-                        view! {
-                            <button
-                                type="button"
-                                // One class attribute, set only when it changes: flipping
-                                // a lane is one DOM call instead of three class-list calls.
-                                class=move || {
-                                    this_lane.with(|l| {
-                                        lane_class(
-                                            l.as_ref().is_some_and(|l| l.active),
-                                            l.as_ref().is_some_and(|l| l.changed),
-                                            selected() == lane,
-                                        )
-                                    })
-                                }
-                                data-lane=lane
-                                tabindex=move || if selected() == lane { "0" } else { "-1" }
-                                aria-label=move || {
-                                    this_lane.with(|l| {
-                                        l.as_ref().map(|l| l.aria_label.clone()).unwrap_or_default()
-                                    })
-                                }
-                                title=move || {
-                                    (hovered.get() == Some(lane))
-                                        .then(|| {
-                                            this_lane.with(|l| {
-                                                l.as_ref().map(|l| {
-                                                    l.reason.clone().unwrap_or_else(|| "active".to_string())
-                                                })
-                                            })
-                                        })
-                                        .flatten()
-                                }
-                                on:click=move |_| {
-                                    ctx.act(|s| s.select_lane(lane));
-                                }
-                            >
-                                // A dot drawn by the stylesheet (filled when active): a class
-                                // change repaints it without laying the lane out again.
-                                <span class="lane-glyph" aria-hidden="true"></span>
-                                <span class="lane-number" aria-hidden="true">{lane}</span>
-                                // The change bar (shown by the `changed` class).
-                                <span class="lane-bar" aria-hidden="true"></span>
-                            </button>
-                        }
-                    }
-                </For>
-            </div>
+            ></div>
             <p class="lane-reason" aria-hidden="true">
                 {move || {
-                    let lane = selected();
+                    let lane = selected.get();
                     lanes_memo
                         .with(|all| {
                             all.iter()
@@ -175,7 +296,8 @@ pub fn Lanes() -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::lane_class;
+    use super::{lane_class, LaneAttributes, LaneChanges};
+    use crate::session::LaneView;
 
     #[test]
     fn a_lane_class_names_each_state_once() {
@@ -192,5 +314,108 @@ mod tests {
             assert_eq!(classes.contains(&"changed"), changed, "{classes:?}");
             assert_eq!(classes.contains(&"selected"), selected, "{classes:?}");
         }
+    }
+
+    fn lane(active: bool, changed: bool, reason: Option<&str>) -> LaneView {
+        let mut aria_label = format!("Lane 3: {}", if active { "active" } else { "inactive" });
+        if let Some(reason) = reason {
+            aria_label.push_str(": ");
+            aria_label.push_str(reason);
+        }
+        LaneView {
+            lane: 3,
+            active,
+            reason: reason.map(str::to_string),
+            aria_label,
+            changed,
+        }
+    }
+
+    #[test]
+    fn a_new_lane_gets_every_attribute_it_has() {
+        let mut shown = LaneAttributes::default();
+        let changes = shown.update(&lane(true, false, None), false, false);
+        assert_eq!(
+            changes,
+            LaneChanges {
+                class: true,
+                tab_stop: false,
+                label: true,
+                title: false
+            }
+        );
+        assert_eq!(shown.class, "lane active");
+        assert_eq!(shown.label, "Lane 3: active");
+        assert!(!shown.tab_stop);
+        assert_eq!(shown.title, None);
+    }
+
+    #[test]
+    fn only_what_changed_is_written_again() {
+        let mut shown = LaneAttributes::default();
+        let active = lane(true, false, None);
+        shown.update(&active, false, false);
+        // The same state again: nothing to write.
+        assert!(!shown.update(&active, false, false).any());
+        // The lane is turned off by an `if`: its class and name, not its tab stop or title.
+        let off = lane(false, true, Some("else side of the if at line 8"));
+        let changes = shown.update(&off, false, false);
+        assert_eq!(
+            changes,
+            LaneChanges {
+                class: true,
+                tab_stop: false,
+                label: true,
+                title: false
+            }
+        );
+        assert_eq!(shown.class, "lane inactive changed");
+        assert_eq!(
+            shown.label,
+            "Lane 3: inactive: else side of the if at line 8"
+        );
+        // The next step clears the change bar only: the class alone is written.
+        let still_off = lane(false, false, Some("else side of the if at line 8"));
+        assert_eq!(
+            shown.update(&still_off, false, false),
+            LaneChanges {
+                class: true,
+                ..LaneChanges::default()
+            }
+        );
+        // Selecting it: the class and the tab stop.
+        assert_eq!(
+            shown.update(&still_off, true, false),
+            LaneChanges {
+                class: true,
+                tab_stop: true,
+                ..LaneChanges::default()
+            }
+        );
+        assert_eq!(shown.class, "lane inactive selected");
+        assert!(shown.tab_stop);
+    }
+
+    #[test]
+    fn only_the_hovered_lane_has_a_title_and_it_follows_the_lane() {
+        let mut shown = LaneAttributes::default();
+        let off = lane(false, false, Some("halted"));
+        shown.update(&off, false, false);
+        assert_eq!(shown.title, None);
+        let changes = shown.update(&off, false, true);
+        assert_eq!(
+            changes,
+            LaneChanges {
+                title: true,
+                ..LaneChanges::default()
+            }
+        );
+        assert_eq!(shown.title.as_deref(), Some("halted"));
+        // Still hovered, the lane turns back on: the tooltip says so.
+        shown.update(&lane(true, true, None), false, true);
+        assert_eq!(shown.title.as_deref(), Some("active"));
+        // The pointer leaves: the title goes.
+        assert!(shown.update(&lane(true, true, None), false, false).title);
+        assert_eq!(shown.title, None);
     }
 }
