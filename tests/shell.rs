@@ -348,9 +348,10 @@ async fn lanes_show_their_state_by_class_and_the_hovered_lane_its_reason() {
         assert_eq!(class, expected, "{label}");
         assert_eq!(cell.get_attribute("title"), None, "no pointer over {label}");
     }
-    // The pointer over lane 3 (on its number): lane 3 alone has a title, its reason.
-    let number = cells[3].query_selector(".lane-number").unwrap().unwrap();
-    dispatch(&number, "pointerover", true);
+    // The pointer over lane 3 (on its change bar, an element inside it): lane 3 alone has a
+    // title, its reason.
+    let bar = cells[3].query_selector(".lane-bar").unwrap().unwrap();
+    dispatch(&bar, "pointerover", true);
     leptos::task::tick().await;
     let titles: Vec<Option<String>> = lanes(root)
         .iter()
