@@ -182,10 +182,11 @@ impl Machine {
             whole_workgroup = (w == 0 && members == wave_count && exec::keeps_lockstep(instr.op))
                 .then_some(active);
             // The whole workgroup standing together at a stretch of instructions that keep it
-            // in lockstep (register-only ones, loads, stores) runs the stretch in one pass of
-            // this loop: instruction by instruction, each on every wave in wave order, which is
-            // the order round-robin picks would give. Only as far as the step allowance and the
-            // budget reach, and up to the next breakpoint.
+            // in lockstep (register-only ones, loads, stores, and a `break` or `continue` that
+            // no lane takes) runs the stretch in one pass of this loop: instruction by
+            // instruction, each on every wave in wave order, which is the order round-robin
+            // picks would give. Only as far as the step allowance and the budget reach, and up
+            // to the next breakpoint.
             let stretch = lockstep_runs.get(pc as usize).copied().unwrap_or(0) as usize;
             if w == 0 && members == wave_count && stretch >= 2 && !at_breakpoint {
                 let budget_left = if limit == 0 {
@@ -208,7 +209,7 @@ impl Machine {
                     let mut fault = None;
                     match exec::run_lockstep_stretch(waves, &code[first..first + stretch], &mut env)
                     {
-                        Ok(()) => ran_fully = stretch,
+                        Ok(ran) => ran_fully = ran,
                         Err((index, member, error)) => {
                             ran_fully = index;
                             fault = Some((index, member, error));
@@ -249,8 +250,12 @@ impl Machine {
                         *executed += count;
                         break Err((member, error.kind, error.lane, at as u32));
                     }
-                    whole_workgroup = Some(active);
-                    continue;
+                    // Nothing ran when the stretch starts with a `break` or `continue` that
+                    // takes lanes out: that one runs below, like any control flow.
+                    if ran_fully > 0 {
+                        whole_workgroup = Some(active);
+                        continue;
+                    }
                 }
             }
             let mut fault = None;
