@@ -141,3 +141,99 @@ fn an_empty_allowance_reports_a_finished_or_trapped_machine_as_such() {
     assert_eq!(m.run_to_end(), Stop::Finished);
     assert_eq!(m.run(0, &[], &mut NoEvents), Stop::Finished);
 }
+
+/// Three waves in lockstep through six instructions that keep them together (register-only ones,
+/// a load and a store): the machine may run such a stretch in one pass, but never past a
+/// breakpoint inside it, the step allowance or the budget.
+const STRETCH: &str = "\
+.kernel stretch
+    mov_sr r0, sr_thread_id_x
+    mov_imm r1, 4
+    imul r2, r0, r1
+    device_load_u32 r3, r2
+    iadd r3, r3, r1
+    device_store_u32 r2, r3
+    halt
+.end
+";
+
+fn stretch_machine(max_instructions: u64) -> Machine {
+    let program = wave_engine::compile(STRETCH).program.expect("compiles");
+    let config = LaunchConfig {
+        workgroup: [12, 1, 1],
+        wave_width: 4,
+        device_memory: 64,
+        max_instructions,
+        ..LaunchConfig::default()
+    };
+    Machine::new(&program.kernels[0], &config).expect("valid launch")
+}
+
+fn pcs(m: &Machine) -> Vec<u32> {
+    m.workgroup().waves.iter().map(|w| w.pc).collect()
+}
+
+#[test]
+fn a_run_stops_at_a_breakpoint_inside_a_lockstep_stretch() {
+    let mut m = stretch_machine(0);
+    let mut breakpoints = vec![false; 7];
+    breakpoints[4] = true;
+    assert_eq!(
+        m.run(1000, &breakpoints, &mut NoEvents),
+        Stop::Breakpoint { wave: 0, pc: 4 }
+    );
+    assert_eq!(
+        pcs(&m),
+        [4, 4, 4],
+        "every wave stands before the breakpoint"
+    );
+    assert_eq!(m.stats().wave_instructions, 12);
+    assert_eq!(m.stats().per_pc[3].count, 3);
+    assert_eq!(m.stats().per_pc[4].count, 0);
+    // Each of the other waves stops there too, then the run goes on to the end.
+    for wave in 1..3 {
+        assert_eq!(
+            m.run(1000, &breakpoints, &mut NoEvents),
+            Stop::Breakpoint { wave, pc: 4 }
+        );
+    }
+    assert_eq!(m.run(1000, &breakpoints, &mut NoEvents), Stop::Finished);
+    let words: Vec<u32> = m
+        .device()
+        .bytes()
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    assert_eq!(
+        words[..12],
+        [4; 12],
+        "each thread added 4 to its zeroed word"
+    );
+}
+
+#[test]
+fn a_step_allowance_ending_inside_a_lockstep_stretch_leaves_round_robin_state() {
+    // 3 waves x 2 instructions, then one more pick: wave 0 runs the third instruction alone.
+    let mut m = stretch_machine(0);
+    assert_eq!(m.run(7, &[], &mut NoEvents), Stop::SliceUsed);
+    assert_eq!(pcs(&m), [3, 2, 2]);
+    assert_eq!(m.workgroup().next_pick, 1);
+    assert_eq!(m.stats().per_pc[2].count, 1);
+}
+
+#[test]
+fn the_budget_traps_inside_a_lockstep_stretch_at_the_exact_instruction() {
+    let mut m = stretch_machine(10);
+    match m.run_to_end() {
+        Stop::Trap(trap) => {
+            assert_eq!(
+                (trap.wave, trap.pc),
+                (1, 3),
+                "the 11th pick: wave 1 at pc 3"
+            );
+        }
+        other => panic!("expected the budget to trap, got {other:?}"),
+    }
+    assert_eq!(m.stats().wave_instructions, 10);
+    assert_eq!(pcs(&m), [4, 3, 3]);
+}

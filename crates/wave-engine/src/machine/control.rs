@@ -174,6 +174,12 @@ pub fn exec_endloop<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mu
     }
 }
 
+/// The lanes a `break` or `continue` takes out of the loop: active, guard and predicate hold.
+#[inline(always)]
+pub fn leaving_lanes(wave: &Wave, instr: &Instr) -> u64 {
+    wave.active & guard_mask(wave, instr.guard) & predicate_operand(wave, instr)
+}
+
 /// `break` (when `is_break`) or `continue`: the chosen lanes leave every frame above their loop
 /// and wait in the loop's break or continue mask.
 pub fn exec_break_continue<S: EventSink + ?Sized>(
@@ -183,7 +189,7 @@ pub fn exec_break_continue<S: EventSink + ?Sized>(
     is_break: bool,
     events: &mut S,
 ) {
-    let leaving = wave.active & guard_mask(wave, instr.guard) & predicate_operand(wave, instr);
+    let leaving = leaving_lanes(wave, instr);
     if leaving != 0 {
         if let Some(loop_index) = wave.innermost_loop() {
             for frame in &mut wave.stack[loop_index + 1..] {

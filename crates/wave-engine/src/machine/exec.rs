@@ -212,7 +212,7 @@ macro_rules! dispatch {
             Op::FCos => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fcos)),
             Op::FExp2 => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fexp2)),
             Op::FLog2 => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::flog2)),
-            Op::Fma => $run!(wave, mask, instr, env => lanes::fma_group(std::slice::from_mut(wave), instr, env.avx2_fma)),
+            Op::Fma => $run!(wave, mask, instr, env => lanes::fma_run(std::slice::from_mut(wave), std::slice::from_ref(instr), env.avx2_fma)),
             Op::FClamp => $run!(wave, mask, instr, env => map3(wave, instr, mask, float::fclamp)),
             Op::HAdd => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hadd)),
             Op::HSub => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hsub)),
@@ -353,46 +353,10 @@ pub fn step<S: EventSink + ?Sized>(
         }};
     }
     dispatch!(instr.op, once, {
-        // Loads and stores with register operands (nearly all of them) take the fast paths.
-        LocalStoreU32 | DeviceStoreU32 if instr.flags & (flags::A_IMM | flags::B_IMM) == 0 => {
-            let memory = if instr.op == LocalStoreU32 {
-                &mut *env.local
-            } else {
-                &mut *env.device
-            };
-            let space = memory_space(instr.op == LocalStoreU32);
-            memory_ops::store_u32(wave, instr, mask, memory, space)?
-        }
-        LocalLoadU32 | DeviceLoadU32 | LocalLoadU64 | DeviceLoadU64 | DeviceLoadU128
-            if instr.flags & flags::A_IMM == 0 =>
-        {
-            let local = matches!(instr.op, LocalLoadU32 | LocalLoadU64);
-            let memory = if local { &*env.local } else { &*env.device };
-            let space = memory_space(local);
-            let fast = match instr.op {
-                LocalLoadU32 | DeviceLoadU32 => {
-                    memory_ops::load_words::<1>(wave, instr, mask, memory, space, env.avx2_fma)
-                }
-                DeviceLoadU128 => memory_ops::load_words::<4>(wave, instr, mask, memory, space, env.avx2_fma),
-                _ => memory_ops::load_words::<2>(wave, instr, mask, memory, space, env.avx2_fma),
-            };
-            match fast {
-                Some(result) => result?,
-                None => memory_ops::load(wave, instr, mask, memory, space)?,
-            }
-        }
-        LocalLoadU8 | LocalLoadU16 | LocalLoadU32 | LocalLoadU64 => {
-            memory_ops::load(wave, instr, mask, env.local, MemorySpace::Local)?
-        }
-        LocalStoreU8 | LocalStoreU16 | LocalStoreU32 | LocalStoreU64 => {
-            memory_ops::store(wave, instr, mask, env.local, MemorySpace::Local)?
-        }
-        DeviceLoadU8 | DeviceLoadU16 | DeviceLoadU32 | DeviceLoadU64 | DeviceLoadU128 => {
-            memory_ops::load(wave, instr, mask, env.device, MemorySpace::Device)?
-        }
-        DeviceStoreU8 | DeviceStoreU16 | DeviceStoreU32 | DeviceStoreU64 | DeviceStoreU128 => {
-            memory_ops::store(wave, instr, mask, env.device, MemorySpace::Device)?
-        }
+        LocalLoadU8 | LocalLoadU16 | LocalLoadU32 | LocalLoadU64 | LocalStoreU8 | LocalStoreU16
+        | LocalStoreU32 | LocalStoreU64 | DeviceLoadU8 | DeviceLoadU16 | DeviceLoadU32
+        | DeviceLoadU64 | DeviceLoadU128 | DeviceStoreU8 | DeviceStoreU16 | DeviceStoreU32
+        | DeviceStoreU64 | DeviceStoreU128 => load_or_store(wave, instr, mask, env)?,
         LocalAtomicAdd | LocalAtomicSub | LocalAtomicMin | LocalAtomicMax | LocalAtomicAnd
         | LocalAtomicOr | LocalAtomicXor | LocalAtomicExchange | LocalAtomicCas => {
             memory_ops::atomic(wave, instr, mask, env.local, MemorySpace::Local)?
@@ -460,7 +424,7 @@ pub fn step_group(waves: &mut [Wave], instr: &Instr, env: &Env) -> bool {
         for wave in waves.iter_mut() {
             wave.pc += 1;
         }
-        lanes::fma_group(waves, instr, env.avx2_fma);
+        lanes::fma_run(waves, std::slice::from_ref(instr), env.avx2_fma);
         return true;
     }
     dispatch!(instr.op, each, { _ => false })
@@ -477,6 +441,133 @@ pub fn is_register_only(op: Op) -> bool {
         };
     }
     dispatch!(op, yes, { _ => false })
+}
+
+/// A load or store of one wave on the lanes of `mask` (any other instruction is a no-op here).
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
+fn load_or_store(wave: &mut Wave, instr: &Instr, mask: u64, env: &mut Env) -> Result<(), Fault> {
+    use Op::*;
+    match instr.op {
+        // Loads and stores with register operands (nearly all of them) take the fast paths.
+        LocalStoreU32 | DeviceStoreU32 if instr.flags & (flags::A_IMM | flags::B_IMM) == 0 => {
+            let memory = if instr.op == LocalStoreU32 {
+                &mut *env.local
+            } else {
+                &mut *env.device
+            };
+            let space = memory_space(instr.op == LocalStoreU32);
+            memory_ops::store_u32(wave, instr, mask, memory, space)?
+        }
+        LocalLoadU32 | DeviceLoadU32 | LocalLoadU64 | DeviceLoadU64 | DeviceLoadU128
+            if instr.flags & flags::A_IMM == 0 =>
+        {
+            let local = matches!(instr.op, LocalLoadU32 | LocalLoadU64);
+            let memory = if local { &*env.local } else { &*env.device };
+            let space = memory_space(local);
+            let fast = match instr.op {
+                LocalLoadU32 | DeviceLoadU32 => {
+                    memory_ops::load_words::<1>(wave, instr, mask, memory, space, env.avx2_fma)
+                }
+                DeviceLoadU128 => {
+                    memory_ops::load_words::<4>(wave, instr, mask, memory, space, env.avx2_fma)
+                }
+                _ => memory_ops::load_words::<2>(wave, instr, mask, memory, space, env.avx2_fma),
+            };
+            match fast {
+                Some(result) => result?,
+                None => memory_ops::load(wave, instr, mask, memory, space)?,
+            }
+        }
+        LocalLoadU8 | LocalLoadU16 | LocalLoadU32 | LocalLoadU64 => {
+            memory_ops::load(wave, instr, mask, env.local, MemorySpace::Local)?
+        }
+        LocalStoreU8 | LocalStoreU16 | LocalStoreU32 | LocalStoreU64 => {
+            memory_ops::store(wave, instr, mask, env.local, MemorySpace::Local)?
+        }
+        DeviceLoadU8 | DeviceLoadU16 | DeviceLoadU32 | DeviceLoadU64 | DeviceLoadU128 => {
+            memory_ops::load(wave, instr, mask, env.device, MemorySpace::Device)?
+        }
+        DeviceStoreU8 | DeviceStoreU16 | DeviceStoreU32 | DeviceStoreU64 | DeviceStoreU128 => {
+            memory_ops::store(wave, instr, mask, env.device, MemorySpace::Device)?
+        }
+        _ => debug_assert!(false, "{:?} is not a load or store", instr.op),
+    }
+    Ok(())
+}
+
+/// Runs `stretch` on `waves`, which all stand ready at its first instruction: instruction by
+/// instruction, each one on every wave in wave order — the order round-robin gives a workgroup in
+/// lockstep. Every instruction of the stretch keeps lockstep ([`keeps_lockstep`]) or is a `break`
+/// or `continue`; such a one runs only when it takes no lane out of the loop on any wave (then it
+/// only moves every wave on), and otherwise ends the stretch before it. `Ok(n)`: the first `n`
+/// instructions ran on every wave. `Err((index, member, fault))` when member `member` faults at
+/// `stretch[index]`: the instructions before it ran on every wave, that one on the members before
+/// `member` (and on `member` as far as its fault allows).
+#[inline(always)]
+pub fn run_lockstep_stretch(
+    waves: &mut [Wave],
+    stretch: &[Instr],
+    env: &mut Env,
+) -> Result<usize, (usize, usize, Fault)> {
+    let mut index = 0;
+    while let Some(instr) = stretch.get(index) {
+        match instr.op {
+            Op::Fma => {
+                // A run of `fma` (a GEMM's inner loop) goes wave by wave: one call, operands
+                // checked once, each wave's operand rows still in the cache for its next `fma`.
+                let run = stretch[index..]
+                    .iter()
+                    .take_while(|next| next.op == Op::Fma)
+                    .count();
+                for wave in waves.iter_mut() {
+                    wave.pc += run as u32;
+                }
+                lanes::fma_run(waves, &stretch[index..index + run], env.avx2_fma);
+                index += run;
+                continue;
+            }
+            Op::Break | Op::Continue => {
+                let stays =
+                    |wave: &Wave| wave.active != 0 && control::leaving_lanes(wave, instr) == 0;
+                if !waves.iter().all(stays) {
+                    return Ok(index);
+                }
+                for wave in waves.iter_mut() {
+                    wave.pc += 1;
+                }
+            }
+            _ if step_group(waves, instr, env) => {}
+            _ => {
+                // Not register-only: a load or a store.
+                for (member, wave) in waves.iter_mut().enumerate() {
+                    let mask = wave.active & control::guard_mask(wave, instr.guard);
+                    wave.pc += 1;
+                    load_or_store(wave, instr, mask, env)
+                        .map_err(|fault| (index, member, fault))?;
+                }
+            }
+        }
+        index += 1;
+    }
+    Ok(index)
+}
+
+/// For each instruction, the number of instructions in a row starting with it that keep lockstep
+/// ([`keeps_lockstep`]) or may (`break`, `continue`: when no lane leaves): what
+/// [`run_lockstep_stretch`] may be given. 0 for any other instruction.
+pub fn lockstep_runs(code: &[Instr]) -> Vec<u32> {
+    let mut runs = vec![0u32; code.len()];
+    let mut following = 0;
+    for (run, instr) in runs.iter_mut().zip(code).rev() {
+        following = if keeps_lockstep(instr.op) || matches!(instr.op, Op::Break | Op::Continue) {
+            following + 1
+        } else {
+            0
+        };
+        *run = following;
+    }
+    runs
 }
 
 /// Whether every wave that runs `op` (without a fault) just moves on to the next instruction,

@@ -136,64 +136,86 @@ pub fn map4(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32,
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM, c: c: flags::C_IMM, d: d: 0])
 }
 
-/// `fma` for each wave of `waves` (one wave, or a lockstep group in wave order: see
-/// `exec::step_group`), on the lanes where the wave is active and the guard holds; the callers
-/// advance the pcs. One call for the whole group, so the lane loop's set-up is paid once.
+/// `fma` for every instruction of `run` (all `fma`) on each of `waves`, wave after wave: each
+/// wave runs the whole run in order before the next wave starts. Register-only instructions of
+/// different waves touch disjoint state, so this gives the results of any interleaving; the
+/// callers advance the pcs. Each instruction acts on the lanes where the wave is active and its
+/// guard holds. A single instruction on a group of waves is a run of one.
 ///
-/// With `hardware` (x86-64 with AVX2 and FMA, checked once per machine) the lane loop is compiled
-/// for the fma instruction (8 lanes per `vfmadd`); otherwise (wasm, or a machine told to use its
-/// portable loop) the f64 round-to-odd path computes the same bits. Either way one pass computes
-/// every lane, and only a NaN result sends the instruction to the per-lane NaN rules.
+/// With `hardware` (x86-64 with AVX2 and FMA, checked once per machine) full 32- and 64-lane
+/// waves take 8 lanes per `vfmadd`, the run's operands checked once; otherwise (wasm, or a machine
+/// told to use its portable loop) the f64 round-to-odd path computes the same bits. Either way one
+/// pass computes every lane, and only a NaN result sends the instruction to the per-lane NaN rules.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn fma_group(waves: &mut [Wave], instr: &Instr, hardware: bool) {
+pub fn fma_run(waves: &mut [Wave], run: &[Instr], hardware: bool) {
     use crate::numeric::float;
     #[cfg(target_arch = "x86_64")]
     if hardware {
         // SAFETY: `hardware` is only true on CPUs with AVX2 and FMA (`CpuFeatures::detect`).
-        return unsafe { fma_group_hardware(waves, instr) };
+        return unsafe { fma_run_hardware(waves, run) };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = hardware;
-    // The portable path (wasm, or a machine told to use its portable loop): one pass over the
-    // lanes with the operand rows borrowed in place.
+    // The portable path: one pass over the lanes with the operand rows borrowed in place.
     for wave in waves {
-        let mask = wave.active & super::control::guard_mask(wave, instr.guard);
-        if !fma_rows_without_nan(wave, instr, mask, float::fma_by_round_to_odd) {
-            fma_by_lane_rules(wave, instr, mask);
+        for instr in run {
+            let mask = wave.active & super::control::guard_mask(wave, instr.guard);
+            if !fma_rows_without_nan(wave, instr, mask, float::fma_by_round_to_odd) {
+                fma_by_lane_rules(wave, instr, mask);
+            }
         }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn fma_group_hardware(waves: &mut [Wave], instr: &Instr) {
-    // Settled once for the group: register operands, no guard, every register in the file (the
+fn fma_run_hardware(waves: &mut [Wave], run: &[Instr]) {
+    // Settled once for the run: register operands, no guard, every register inside the file (the
     // waves of a workgroup have the same register count).
-    let plain = instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) == 0
-        && instr.guard == crate::instr::Guard::Always;
-    let highest = instr.a.max(instr.b).max(instr.c).max(instr.dst) as usize;
+    let registers = waves.first().map_or(0, |wave| wave.registers.len());
+    let plain = run.iter().all(|instr| {
+        let highest = instr.a.max(instr.b).max(instr.c).max(instr.dst) as usize;
+        instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) == 0
+            && instr.guard == crate::instr::Guard::Always
+            && highest < registers
+    });
+    for wave in waves {
+        // The common case: a full 32- or 64-lane wave.
+        let vectors = match (wave.width, wave.active) {
+            _ if !plain || wave.registers.len() != registers => 0,
+            (32, 0xFFFF_FFFF) => 4,
+            (64, u64::MAX) => 8,
+            _ => 0,
+        };
+        for instr in run {
+            // SAFETY: every register index is below the register count (above).
+            let done = match vectors {
+                4 => unsafe { fma_full_rows_avx2::<4>(&mut wave.registers, instr) },
+                8 => unsafe { fma_full_rows_avx2::<8>(&mut wave.registers, instr) },
+                _ => false,
+            };
+            if !done {
+                fma_wave_hardware(wave, instr);
+            }
+        }
+    }
+}
+
+/// `fma` on one wave that is not a plain full one, or whose result has a NaN lane: one pass with
+/// the hardware's `fma`, then the per-lane rules if a lane came out NaN. Out of line, so the
+/// loop over full waves above keeps its state in registers.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[inline(never)]
+fn fma_wave_hardware(wave: &mut Wave, instr: &Instr) {
     let hardware_fma = |a: u32, b: u32, c: u32| {
         let [a, b, c] = [a, b, c].map(f32::from_bits);
         a.mul_add(b, c).to_bits()
     };
-    for wave in waves {
-        // The common case: a full 32- or 64-lane wave.
-        if plain && highest < wave.registers.len() {
-            let done = match (wave.width, wave.active) {
-                // SAFETY: every register index is below the register count (above).
-                (32, 0xFFFF_FFFF) => unsafe { fma_full_rows_avx2::<4>(&mut wave.registers, instr) },
-                (64, u64::MAX) => unsafe { fma_full_rows_avx2::<8>(&mut wave.registers, instr) },
-                _ => false,
-            };
-            if done {
-                continue;
-            }
-        }
-        let mask = wave.active & super::control::guard_mask(wave, instr.guard);
-        if !fma_rows_without_nan(wave, instr, mask, hardware_fma) {
-            fma_by_lane_rules(wave, instr, mask);
-        }
+    let mask = wave.active & super::control::guard_mask(wave, instr.guard);
+    if !fma_rows_without_nan(wave, instr, mask, hardware_fma) {
+        fma_by_lane_rules(wave, instr, mask);
     }
 }
 

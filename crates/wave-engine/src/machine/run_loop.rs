@@ -70,6 +70,7 @@ impl Machine {
     ) -> (u64, Outcome) {
         let Machine {
             code,
+            lockstep_runs,
             launch,
             device,
             workgroup,
@@ -180,6 +181,83 @@ impl Machine {
             // same active lanes: the scan above can be skipped.
             whole_workgroup = (w == 0 && members == wave_count && exec::keeps_lockstep(instr.op))
                 .then_some(active);
+            // The whole workgroup standing together at a stretch of instructions that keep it
+            // in lockstep (register-only ones, loads, stores, and a `break` or `continue` that
+            // no lane takes) runs the stretch in one pass of this loop: instruction by
+            // instruction, each on every wave in wave order, which is the order round-robin
+            // picks would give. Only as far as the step allowance and the budget reach, and up
+            // to the next breakpoint.
+            let stretch = lockstep_runs.get(pc as usize).copied().unwrap_or(0) as usize;
+            if w == 0 && members == wave_count && stretch >= 2 && !at_breakpoint {
+                let budget_left = if limit == 0 {
+                    u64::MAX
+                } else {
+                    limit - *executed
+                };
+                let room = (max_steps - ran).min(budget_left) / members as u64;
+                let mut stretch = stretch.min(room.min(u32::MAX as u64) as usize);
+                if !breakpoints.is_empty() {
+                    let start = pc as usize + 1;
+                    let marks = breakpoints.get(start..).unwrap_or(&[]);
+                    if let Some(next) = marks.iter().take(stretch - 1).position(|&set| set) {
+                        stretch = next + 1;
+                    }
+                }
+                if stretch >= 2 {
+                    let first = pc as usize;
+                    let ran_fully;
+                    let mut fault = None;
+                    match exec::run_lockstep_stretch(waves, &code[first..first + stretch], &mut env)
+                    {
+                        Ok(ran) => ran_fully = ran,
+                        Err((index, member, error)) => {
+                            ran_fully = index;
+                            fault = Some((index, member, error));
+                        }
+                    }
+                    let count = members as u64;
+                    let slots = (count - 1) * full_slots + last_slots;
+                    let records = stats.per_pc.get_mut(first..first + ran_fully);
+                    for record in records.into_iter().flatten() {
+                        record.count += count;
+                        record.active_lanes += active;
+                        record.lane_slots += slots;
+                    }
+                    let fully = ran_fully as u64;
+                    active_sum += active * fully;
+                    slots_sum += slots * fully;
+                    ran += count * fully;
+                    *executed += count * fully;
+                    if let Some((index, member, error)) = fault {
+                        // Members 0..=member ran the faulting instruction (every wave but the
+                        // last one is full).
+                        let count = member as u64 + 1;
+                        let active: u64 = waves[..=member].iter().map(lanes).sum();
+                        let slots = if member + 1 == wave_count {
+                            (count - 1) * full_slots + last_slots
+                        } else {
+                            count * full_slots
+                        };
+                        let at = first + index;
+                        if let Some(record) = stats.per_pc.get_mut(at) {
+                            record.count += count;
+                            record.active_lanes += active;
+                            record.lane_slots += slots;
+                        }
+                        active_sum += active;
+                        slots_sum += slots;
+                        ran += count;
+                        *executed += count;
+                        break Err((member, error.kind, error.lane, at as u32));
+                    }
+                    // Nothing ran when the stretch starts with a `break` or `continue` that
+                    // takes lanes out: that one runs below, like any control flow.
+                    if ran_fully > 0 {
+                        whole_workgroup = Some(active);
+                        continue;
+                    }
+                }
+            }
             let mut fault = None;
             let mut executed_here = members;
             if members > 1 && exec::is_register_only(instr.op) {

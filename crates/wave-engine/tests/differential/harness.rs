@@ -2,7 +2,7 @@
 //! whole device memory afterwards.
 
 use wave_engine::compile;
-use wave_engine::machine::{LaunchConfig, Machine, Stop};
+use wave_engine::machine::{LaunchConfig, Machine, NoEvents, Stop};
 
 /// Wave-instructions allowed per workgroup in both machines; generated programs use far fewer.
 pub const MAX_INSTRUCTIONS: u64 = 2_000_000;
@@ -83,11 +83,35 @@ pub fn run_ours(source: &str, launch: &Launch) -> Result<Vec<u8>, String> {
         .device_mut()
         .bytes_mut()
         .copy_from_slice(&launch.initial_memory);
+    let mut sliced = Machine::new(kernel, &config).map_err(|e| format!("launch rejected: {e}"))?;
+    sliced
+        .device_mut()
+        .bytes_mut()
+        .copy_from_slice(&launch.initial_memory);
     let stop = machine.run_to_end();
     let portable_stop = portable.run_to_end();
     if portable_stop != stop || portable.device().bytes() != machine.device().bytes() {
         return Err(format!(
             "the portable run loop disagrees with the CPU's fastest one ({portable_stop:?} vs {stop:?})"
+        ));
+    }
+    // In slices whose sizes cut through lockstep stretches and groups at changing places, the
+    // machine must end exactly as in one go: same stop, memory and statistics.
+    let mut slice = 0u64;
+    let sliced_stop = loop {
+        slice = slice % 13 + 1;
+        match sliced.run(slice, &[], &mut NoEvents) {
+            Stop::SliceUsed => continue,
+            other => break other,
+        }
+    };
+    if sliced_stop != stop
+        || sliced.device().bytes() != machine.device().bytes()
+        || sliced.stats() != machine.stats()
+    {
+        return Err(format!(
+            "a run in slices of 1..13 instructions ends otherwise than one run ({sliced_stop:?} vs {stop:?}; statistics equal: {})",
+            sliced.stats() == machine.stats()
         ));
     }
     match stop {
