@@ -2,7 +2,7 @@
 //! across workgroup boundaries), leaving a breakpoint, entering a workgroup without running it.
 #![cfg(not(target_arch = "wasm32"))]
 
-use wave_engine::machine::{LaunchConfig, Machine, NoEvents, Stop};
+use wave_engine::machine::{Event, EventKind, LaunchConfig, Machine, NoEvents, Stop};
 
 const IDS: &str = "\
 .kernel ids
@@ -236,4 +236,82 @@ fn the_budget_traps_inside_a_lockstep_stretch_at_the_exact_instruction() {
     }
     assert_eq!(m.stats().wave_instructions, 10);
     assert_eq!(pcs(&m), [4, 3, 3]);
+}
+
+/// Three waves through a loop whose lanes leave at different iterations (1, 2 or 3 trips): the
+/// workgroup stays in lockstep through whole iterations, `endloop` included, until a `break`
+/// takes lanes out.
+const LOOPS: &str = "\
+.kernel loops
+    mov_sr r0, sr_thread_id_x
+    mov_imm r1, 3
+    imod r2, r0, r1
+    mov_imm r3, 1
+    iadd r2, r2, r3
+    mov_imm r1, 0
+    loop
+        icmp_ge p0, r1, r2
+        break p0
+        iadd r1, r1, r3
+    endloop
+    mov_imm r3, 4
+    imul r4, r0, r3
+    device_store_u32 r4, r1
+    halt
+.end
+";
+
+fn loops_machine() -> Machine {
+    let program = wave_engine::compile(LOOPS).program.expect("compiles");
+    let config = LaunchConfig {
+        workgroup: [12, 1, 1],
+        wave_width: 4,
+        device_memory: 64,
+        ..LaunchConfig::default()
+    };
+    Machine::new(&program.kernels[0], &config).expect("valid launch")
+}
+
+#[test]
+fn loop_iterations_in_lockstep_give_the_events_statistics_and_memory_of_single_steps() {
+    let mut whole = loops_machine();
+    let mut whole_events: Vec<Event> = Vec::new();
+    assert_eq!(whole.run(u64::MAX, &[], &mut whole_events), Stop::Finished);
+    let mut stepped = loops_machine();
+    let mut stepped_events: Vec<Event> = Vec::new();
+    while stepped.run(1, &[], &mut stepped_events) == Stop::SliceUsed {}
+    assert_eq!(whole_events, stepped_events);
+    assert_eq!(whole.stats(), stepped.stats());
+    assert_eq!(whole.device().bytes(), stepped.device().bytes());
+    let iterations = whole_events
+        .iter()
+        .filter(|e| e.kind == EventKind::Iterate)
+        .count();
+    assert_eq!(iterations, 9, "three waves, each iterating three times");
+    let trips: Vec<u32> = whole
+        .device()
+        .bytes()
+        .chunks_exact(4)
+        .take(12)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    assert_eq!(trips, [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3]);
+}
+
+#[test]
+fn a_breakpoint_inside_a_loop_body_stops_every_iteration_of_a_lockstep_workgroup() {
+    let mut m = loops_machine();
+    let mut breakpoints = vec![false; 16];
+    breakpoints[9] = true; // `iadd r1, r1, r3`, the body's last instruction
+    let mut stops = 0;
+    loop {
+        match m.run(u64::MAX, &breakpoints, &mut NoEvents) {
+            Stop::Breakpoint { pc: 9, .. } => stops += 1,
+            Stop::Finished => break,
+            other => panic!("unexpected stop {other:?}"),
+        }
+    }
+    // Every wave has lanes of 1, 2 and 3 trips, so each reaches the body's end in 3 iterations
+    // and stops there each time: 3 waves x 3.
+    assert_eq!(stops, 9);
 }

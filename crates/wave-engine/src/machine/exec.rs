@@ -496,78 +496,12 @@ fn load_or_store(wave: &mut Wave, instr: &Instr, mask: u64, env: &mut Env) -> Re
     Ok(())
 }
 
-/// Runs `stretch` on `waves`, which all stand ready at its first instruction: instruction by
-/// instruction, each one on every wave in wave order — the order round-robin gives a workgroup in
-/// lockstep. Every instruction of the stretch keeps lockstep ([`keeps_lockstep`]) or is a `break`
-/// or `continue`; such a one runs only when it takes no lane out of the loop on any wave (then it
-/// only moves every wave on), and otherwise ends the stretch before it. `Ok(n)`: the first `n`
-/// instructions ran on every wave. `Err((index, member, fault))` when member `member` faults at
-/// `stretch[index]`: the instructions before it ran on every wave, that one on the members before
-/// `member` (and on `member` as far as its fault allows).
+/// A load or a store ([`keeps_lockstep`], not register-only) on one wave, which moves on.
 #[inline(always)]
-pub fn run_lockstep_stretch(
-    waves: &mut [Wave],
-    stretch: &[Instr],
-    env: &mut Env,
-) -> Result<usize, (usize, usize, Fault)> {
-    let mut index = 0;
-    while let Some(instr) = stretch.get(index) {
-        match instr.op {
-            Op::Fma => {
-                // A run of `fma` (a GEMM's inner loop) goes wave by wave: one call, operands
-                // checked once, each wave's operand rows still in the cache for its next `fma`.
-                let run = stretch[index..]
-                    .iter()
-                    .take_while(|next| next.op == Op::Fma)
-                    .count();
-                for wave in waves.iter_mut() {
-                    wave.pc += run as u32;
-                }
-                lanes::fma_run(waves, &stretch[index..index + run], env.avx2_fma);
-                index += run;
-                continue;
-            }
-            Op::Break | Op::Continue => {
-                let stays =
-                    |wave: &Wave| wave.active != 0 && control::leaving_lanes(wave, instr) == 0;
-                if !waves.iter().all(stays) {
-                    return Ok(index);
-                }
-                for wave in waves.iter_mut() {
-                    wave.pc += 1;
-                }
-            }
-            _ if step_group(waves, instr, env) => {}
-            _ => {
-                // Not register-only: a load or a store.
-                for (member, wave) in waves.iter_mut().enumerate() {
-                    let mask = wave.active & control::guard_mask(wave, instr.guard);
-                    wave.pc += 1;
-                    load_or_store(wave, instr, mask, env)
-                        .map_err(|fault| (index, member, fault))?;
-                }
-            }
-        }
-        index += 1;
-    }
-    Ok(index)
-}
-
-/// For each instruction, the number of instructions in a row starting with it that keep lockstep
-/// ([`keeps_lockstep`]) or may (`break`, `continue`: when no lane leaves): what
-/// [`run_lockstep_stretch`] may be given. 0 for any other instruction.
-pub fn lockstep_runs(code: &[Instr]) -> Vec<u32> {
-    let mut runs = vec![0u32; code.len()];
-    let mut following = 0;
-    for (run, instr) in runs.iter_mut().zip(code).rev() {
-        following = if keeps_lockstep(instr.op) || matches!(instr.op, Op::Break | Op::Continue) {
-            following + 1
-        } else {
-            0
-        };
-        *run = following;
-    }
-    runs
+pub fn step_load_or_store(wave: &mut Wave, instr: &Instr, env: &mut Env) -> Result<(), Fault> {
+    let mask = wave.active & control::guard_mask(wave, instr.guard);
+    wave.pc += 1;
+    load_or_store(wave, instr, mask, env)
 }
 
 /// Whether every wave that runs `op` (without a fault) just moves on to the next instruction,

@@ -8,6 +8,7 @@ mod exec;
 pub mod frame;
 mod full_wave_load;
 mod lanes;
+mod lockstep;
 pub mod memory;
 mod memory_ops;
 mod mma;
@@ -58,10 +59,6 @@ enum State {
 
 pub struct Machine {
     code: Vec<Instr>,
-    /// For each pc, how many instructions that keep lockstep start there in a row (0 when the
-    /// instruction at pc is not one). A workgroup standing together at such a stretch runs it
-    /// in one pass of the run loop (see `run_loop`).
-    lockstep_runs: Vec<u32>,
     register_file_size: u32,
     launch: ResolvedLaunch,
     device: Memory,
@@ -107,7 +104,6 @@ impl Machine {
         };
         Ok(Machine {
             code: kernel.code.clone(),
-            lockstep_runs: exec::lockstep_runs(&kernel.code),
             register_file_size,
             device: Memory::zeroed(launch.device_memory),
             workgroup,

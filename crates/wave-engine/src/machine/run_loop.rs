@@ -8,6 +8,7 @@
 
 use super::event::EventSink;
 use super::exec;
+use super::lockstep;
 use super::trap::{Trap, TrapKind};
 use super::wave::WaveStatus;
 use super::workgroup::{pick_from, release_barrier_if_complete, Workgroup};
@@ -70,7 +71,6 @@ impl Machine {
     ) -> (u64, Outcome) {
         let Machine {
             code,
-            lockstep_runs,
             launch,
             device,
             workgroup,
@@ -181,54 +181,37 @@ impl Machine {
             // same active lanes: the scan above can be skipped.
             whole_workgroup = (w == 0 && members == wave_count && exec::keeps_lockstep(instr.op))
                 .then_some(active);
-            // The whole workgroup standing together at a stretch of instructions that keep it
-            // in lockstep (register-only ones, loads, stores, and a `break` or `continue` that
-            // no lane takes) runs the stretch in one pass of this loop: instruction by
-            // instruction, each on every wave in wave order, which is the order round-robin
-            // picks would give. Only as far as the step allowance and the budget reach, and up
-            // to the next breakpoint.
-            let stretch = lockstep_runs.get(pc as usize).copied().unwrap_or(0) as usize;
-            if w == 0 && members == wave_count && stretch >= 2 && !at_breakpoint {
+            // The whole workgroup standing together at an instruction that keeps it in lockstep
+            // runs from there in `run_lockstep` for as long as that lasts (see `lockstep.rs`):
+            // one pass of this loop for a whole loop body, iterations included. Only as far as
+            // the step allowance and the budget reach (whole rounds of the workgroup), and up to
+            // the next breakpoint.
+            if w == 0 && members == wave_count && !at_breakpoint && lockstep::may_start(instr.op) {
                 let budget_left = if limit == 0 {
                     u64::MAX
                 } else {
                     limit - *executed
                 };
-                let room = (max_steps - ran).min(budget_left) / members as u64;
-                let mut stretch = stretch.min(room.min(u32::MAX as u64) as usize);
-                if !breakpoints.is_empty() {
-                    let start = pc as usize + 1;
-                    let marks = breakpoints.get(start..).unwrap_or(&[]);
-                    if let Some(next) = marks.iter().take(stretch - 1).position(|&set| set) {
-                        stretch = next + 1;
-                    }
-                }
-                if stretch >= 2 {
-                    let first = pc as usize;
-                    let ran_fully;
-                    let mut fault = None;
-                    match exec::run_lockstep_stretch(waves, &code[first..first + stretch], &mut env)
-                    {
-                        Ok(ran) => ran_fully = ran,
-                        Err((index, member, error)) => {
-                            ran_fully = index;
-                            fault = Some((index, member, error));
-                        }
-                    }
+                let max_rounds = (max_steps - ran).min(budget_left) / members as u64;
+                if max_rounds >= 2 {
                     let count = members as u64;
                     let slots = (count - 1) * full_slots + last_slots;
-                    let records = stats.per_pc.get_mut(first..first + ran_fully);
-                    for record in records.into_iter().flatten() {
-                        record.count += count;
-                        record.active_lanes += active;
-                        record.lane_slots += slots;
-                    }
-                    let fully = ran_fully as u64;
-                    active_sum += active * fully;
-                    slots_sum += slots * fully;
-                    ran += count * fully;
-                    *executed += count * fully;
-                    if let Some((index, member, error)) = fault {
+                    let stretch = lockstep::run_lockstep(
+                        waves,
+                        code,
+                        max_rounds,
+                        breakpoints,
+                        &mut env,
+                        events,
+                        &mut stats.per_pc,
+                        (active, slots),
+                    );
+                    let rounds = stretch.rounds;
+                    active_sum += active * rounds;
+                    slots_sum += slots * rounds;
+                    ran += count * rounds;
+                    *executed += count * rounds;
+                    if let Some((at, member, error)) = stretch.fault {
                         // Members 0..=member ran the faulting instruction (every wave but the
                         // last one is full).
                         let count = member as u64 + 1;
@@ -238,8 +221,7 @@ impl Machine {
                         } else {
                             count * full_slots
                         };
-                        let at = first + index;
-                        if let Some(record) = stats.per_pc.get_mut(at) {
+                        if let Some(record) = stats.per_pc.get_mut(at as usize) {
                             record.count += count;
                             record.active_lanes += active;
                             record.lane_slots += slots;
@@ -248,11 +230,11 @@ impl Machine {
                         slots_sum += slots;
                         ran += count;
                         *executed += count;
-                        break Err((member, error.kind, error.lane, at as u32));
+                        break Err((member, error.kind, error.lane, at));
                     }
-                    // Nothing ran when the stretch starts with a `break` or `continue` that
-                    // takes lanes out: that one runs below, like any control flow.
-                    if ran_fully > 0 {
+                    // Nothing ran when the first instruction would split the waves (a `break`
+                    // that takes lanes out, say): it runs below, like any control flow.
+                    if rounds > 0 {
                         whole_workgroup = Some(active);
                         continue;
                     }

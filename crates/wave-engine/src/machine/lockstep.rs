@@ -1,0 +1,153 @@
+//! A whole workgroup in lockstep: every wave ready at the same pc. As long as the instructions
+//! keep it so, the run loop hands the workgroup to [`run_lockstep`], which runs them one after
+//! another, each on every wave in wave order — the order round-robin picks give such a
+//! workgroup — without going back to pick, form a group and test the budget per instruction.
+//!
+//! What keeps lockstep: register-only instructions, loads and stores (`exec::keeps_lockstep`);
+//! a `break` or `continue` that takes no lane out on any wave (it only moves the waves on); an
+//! `endloop` that starts the next iteration on every wave with the same lanes (no lane waits in
+//! a continue mask). Anything else, or such an instruction that would split the waves, ends the
+//! stretch before it; it then runs in the run loop as usual.
+
+use super::control;
+use super::event::EventSink;
+use super::exec::{self, Env, Fault};
+use super::frame::FrameKind;
+use super::lanes;
+use super::stats::PcStats;
+use super::wave::Wave;
+use crate::instr::{Instr, Op};
+
+/// How a stretch ended.
+pub(super) struct Stretch {
+    /// Instructions that ran on every wave.
+    pub rounds: u64,
+    /// (pc, member, fault): member `member` faulted at `pc`; the members before it ran it.
+    pub fault: Option<(u32, usize, Fault)>,
+}
+
+/// Whether a workgroup in lockstep at `op` may hand it to [`run_lockstep`].
+#[inline(always)]
+pub(super) fn may_start(op: Op) -> bool {
+    exec::keeps_lockstep(op) || matches!(op, Op::Break | Op::Continue | Op::EndLoop)
+}
+
+/// Runs `waves` (all ready at the same pc, `active` lanes in all, `slots` lane slots) through at
+/// most `max_rounds` instructions, stopping before a breakpoint (not at the first instruction,
+/// which the caller checked) and before anything that does not keep lockstep. Each instruction
+/// is recorded in `per_pc` as a group of every wave would be.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) fn run_lockstep(
+    waves: &mut [Wave],
+    code: &[Instr],
+    max_rounds: u64,
+    breakpoints: &[bool],
+    env: &mut Env,
+    events: &mut dyn EventSink,
+    per_pc: &mut [PcStats],
+    (active, slots): (u64, u64),
+) -> Stretch {
+    let members = waves.len() as u64;
+    let record = |per_pc: &mut [PcStats], pc: usize| {
+        if let Some(record) = per_pc.get_mut(pc) {
+            record.count += members;
+            record.active_lanes += active;
+            record.lane_slots += slots;
+        }
+    };
+    let at_breakpoint = |pc: usize| breakpoints.get(pc).copied().unwrap_or(false);
+    let Some(first) = waves.first() else {
+        return Stretch {
+            rounds: 0,
+            fault: None,
+        };
+    };
+    let mut pc = first.pc as usize;
+    let mut rounds = 0;
+    while rounds < max_rounds {
+        if rounds > 0 && !breakpoints.is_empty() && at_breakpoint(pc) {
+            break;
+        }
+        let Some(instr) = code.get(pc) else { break };
+        match instr.op {
+            Op::Fma => {
+                // A run of `fma` (a GEMM's inner loop) goes wave by wave: one call, operands
+                // checked once, each wave's operand rows still in the cache for its next `fma`.
+                let left = (max_rounds - rounds).min(usize::MAX as u64) as usize;
+                let mut run = code[pc..]
+                    .iter()
+                    .take(left)
+                    .take_while(|next| next.op == Op::Fma)
+                    .count();
+                if !breakpoints.is_empty() {
+                    if let Some(at) = (pc + 1..pc + run).position(at_breakpoint) {
+                        run = at + 1;
+                    }
+                }
+                for wave in waves.iter_mut() {
+                    wave.pc += run as u32;
+                }
+                lanes::fma_run(waves, &code[pc..pc + run], env.avx2_fma);
+                for at in pc..pc + run {
+                    record(per_pc, at);
+                }
+                rounds += run as u64;
+                pc += run;
+                continue;
+            }
+            Op::Break | Op::Continue => {
+                let stays = |w: &Wave| w.active != 0 && control::leaving_lanes(w, instr) == 0;
+                if !waves.iter().all(stays) {
+                    break;
+                }
+                for wave in waves.iter_mut() {
+                    wave.pc += 1;
+                }
+            }
+            Op::EndLoop => {
+                let iterates = |w: &Wave| {
+                    w.active != 0
+                        && w.stack.last().is_some_and(|frame| {
+                            frame.kind == FrameKind::Loop && frame.continue_mask == 0
+                        })
+                };
+                if !waves.iter().all(iterates) {
+                    break;
+                }
+                for wave in waves.iter_mut() {
+                    control::exec_endloop(wave, pc as u32, events);
+                }
+                record(per_pc, pc);
+                rounds += 1;
+                // Every wave went back to the same loop's body.
+                pc = waves[0].pc as usize;
+                debug_assert!(waves.iter().all(|w| w.pc as usize == pc));
+                continue;
+            }
+            op if exec::is_register_only(op) => {
+                let ran = exec::step_group(waves, instr, env);
+                debug_assert!(ran, "register-only instructions run as a group");
+            }
+            op if exec::keeps_lockstep(op) => {
+                // A load or a store.
+                for (member, wave) in waves.iter_mut().enumerate() {
+                    if let Err(fault) = exec::step_load_or_store(wave, instr, env) {
+                        return Stretch {
+                            rounds,
+                            fault: Some((pc as u32, member, fault)),
+                        };
+                    }
+                }
+            }
+            _ => break,
+        }
+        record(per_pc, pc);
+        rounds += 1;
+        pc += 1;
+    }
+    Stretch {
+        rounds,
+        fault: None,
+    }
+}
