@@ -114,6 +114,31 @@ impl Machine {
         // active lanes in all: the last group was the whole workgroup and its instruction kept
         // it in lockstep.
         let mut whole_workgroup: Option<u64> = None;
+        // Lane slots of `count` waves ending before wave `ran_to`: every wave but the last has
+        // all its lanes; the last may be partial.
+        let lane_slots = |count: u64, ran_to: usize| {
+            if ran_to == wave_count {
+                (count - 1) * full_slots + last_slots
+            } else {
+                count * full_slots
+            }
+        };
+        // Records `count` executions of the instruction at `pc` (a group's, or a stretch's last
+        // partial round) in the per-pc statistics and the run's totals.
+        macro_rules! account {
+            ($pc:expr, $count:expr, $active:expr, $slots:expr) => {{
+                let (count, active, slots): (u64, u64, u64) = ($count, $active, $slots);
+                if let Some(record) = stats.per_pc.get_mut($pc as usize) {
+                    record.count += count;
+                    record.active_lanes += active;
+                    record.lane_slots += slots;
+                }
+                active_sum += active;
+                slots_sum += slots;
+                ran += count;
+                *executed += count;
+            }};
+        }
         // `Err` carries a trap: (wave, kind, lane, pc).
         let outcome = loop {
             if ran == max_steps {
@@ -195,7 +220,7 @@ impl Machine {
                 let max_rounds = (max_steps - ran).min(budget_left) / members as u64;
                 if max_rounds >= 2 {
                     let count = members as u64;
-                    let slots = (count - 1) * full_slots + last_slots;
+                    let slots = lane_slots(count, wave_count);
                     let stretch = lockstep::run_lockstep(
                         waves,
                         code,
@@ -212,24 +237,11 @@ impl Machine {
                     ran += count * rounds;
                     *executed += count * rounds;
                     if let Some((at, member, error)) = stretch.fault {
-                        // Members 0..=member ran the faulting instruction (every wave but the
-                        // last one is full).
+                        // Members 0..=member ran the faulting instruction.
                         let count = member as u64 + 1;
                         let active: u64 = waves[..=member].iter().map(lanes).sum();
-                        let slots = if member + 1 == wave_count {
-                            (count - 1) * full_slots + last_slots
-                        } else {
-                            count * full_slots
-                        };
-                        if let Some(record) = stats.per_pc.get_mut(at as usize) {
-                            record.count += count;
-                            record.active_lanes += active;
-                            record.lane_slots += slots;
-                        }
-                        active_sum += active;
-                        slots_sum += slots;
-                        ran += count;
-                        *executed += count;
+                        let slots = lane_slots(count, member + 1);
+                        account!(at, count, active, slots);
                         break Err((member, error.kind, error.lane, at));
                     }
                     // Nothing ran when the first instruction would split the waves (a `break`
@@ -277,24 +289,9 @@ impl Machine {
                     }
                 }
             }
-            // Statistics and counters for the members that ran. Every wave but the last has all
-            // its lanes; the last may be partial.
+            // Statistics and counters for the members that ran.
             let count = executed_here as u64;
-            let ran_to = w + executed_here;
-            let slots = if ran_to == wave_count {
-                (count - 1) * full_slots + last_slots
-            } else {
-                count * full_slots
-            };
-            if let Some(record) = stats.per_pc.get_mut(pc as usize) {
-                record.count += count;
-                record.active_lanes += active;
-                record.lane_slots += slots;
-            }
-            active_sum += active;
-            slots_sum += slots;
-            ran += count;
-            *executed += count;
+            account!(pc, count, active, lane_slots(count, w + executed_here));
             if let Some((member, error)) = fault {
                 break Err((member, error.kind, error.lane, pc));
             }
