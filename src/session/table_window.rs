@@ -123,6 +123,15 @@ impl Rect {
     /// leave them as they are until it is. A box of no area counts as unseen; so does any
     /// nonsensical (non-finite) geometry, which a box that is not laid out has not.
     pub fn seen_through(&self, clips: &[Rect]) -> bool {
+        // `f64::max` and `min` pass over a NaN, so nonsense is turned away first.
+        let finite = |r: &Rect| {
+            [r.left, r.top, r.right, r.bottom]
+                .iter()
+                .all(|x| x.is_finite())
+        };
+        if !finite(self) || !clips.iter().all(finite) {
+            return false;
+        }
         let mut seen = *self;
         for clip in clips {
             seen.left = seen.left.max(clip.left);
@@ -130,7 +139,6 @@ impl Rect {
             seen.right = seen.right.min(clip.right);
             seen.bottom = seen.bottom.min(clip.bottom);
         }
-        // Written so that a NaN anywhere makes it false.
         seen.right > seen.left && seen.bottom > seen.top
     }
 }
