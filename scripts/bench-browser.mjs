@@ -34,7 +34,8 @@
 //          in DevTools' Performance panel), --pause MS (wait MS before each step, default 0: as
 //          fast as the page answers, like F10 held; the divergence stack animates its frames
 //          only when steps come at least 200 ms apart, so --pause 300 measures the steps that
-//          animate).
+//          animate), --height PX (the window's height, default 900; at 700 the register table
+//          is below the machine pane's view on most steps).
 import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -46,7 +47,7 @@ import { chromium } from '@playwright/test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-  const options = { runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0 };
+  const options = { runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -65,15 +66,16 @@ function parseArgs(argv) {
       case '--only': options.only = value(); break;
       case '--trace': options.trace = value(); break;
       case '--pause': options.pause = Number(value()); break;
+      case '--height': options.height = Number(value()); break;
       case '-h': case '--help':
-        console.log('usage: node scripts/bench-browser.mjs [--build] [--runs N] [--steps N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps] [--trace FILE] [--pause MS]');
+        console.log('usage: node scripts/bench-browser.mjs [--build] [--runs N] [--steps N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps] [--trace FILE] [--pause MS] [--height PX]');
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${arg}`);
     }
   }
   if (options.only !== null && !['gemm', 'steps'].includes(options.only)) throw new Error('--only takes gemm or steps');
-  for (const key of ['runs', 'steps', 'width']) {
+  for (const key of ['runs', 'steps', 'width', 'height']) {
     if (!Number.isInteger(options[key]) || options[key] < 1) throw new Error(`--${key} must be a positive integer`);
   }
   if (!Number.isInteger(options.pause) || options.pause < 0) throw new Error('--pause must be a whole number of ms');
@@ -473,7 +475,7 @@ async function main() {
            '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
   try {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1400, height: options.height } });
     await context.addInitScript(instrument);
     const page = await context.newPage();
     const problems = [];

@@ -242,19 +242,126 @@ fn register_rows(root: &web_sys::HtmlElement) -> Vec<String> {
         .collect()
 }
 
-#[wasm_bindgen_test]
-async fn the_register_table_renders_only_the_rows_in_view_and_follows_scrolling() {
-    // The page's stylesheet gives the table its fixed geometry and its scroll container a height.
+/// Removes the page's stylesheet when dropped.
+struct Unstyle(web_sys::Element);
+
+impl Drop for Unstyle {
+    fn drop(&mut self) {
+        self.0.remove();
+    }
+}
+
+/// Adds the page's stylesheet (the tests run unstyled otherwise) until the guard is dropped.
+fn with_stylesheet() -> Unstyle {
     let style = document().create_element("style").unwrap();
     style.set_text_content(Some(include_str!("../style/main.css")));
     document().head().unwrap().append_child(&style).unwrap();
-    struct Unstyle(web_sys::Element);
-    impl Drop for Unstyle {
-        fn drop(&mut self) {
-            self.0.remove();
-        }
-    }
-    let _unstyle = Unstyle(style);
+    Unstyle(style)
+}
+
+/// The texts and `changed` marks of a register's rendered cells, lane by lane.
+fn register_cells(root: &web_sys::HtmlElement, name: &str) -> Vec<(String, bool)> {
+    let row = all(root, ".registers tbody tr:not(.gap-row)")
+        .into_iter()
+        .find(|tr| text(&one_in(tr, "th[scope=row]")) == name)
+        .unwrap_or_else(|| panic!("no row for {name}"));
+    let cells = row.query_selector_all("td[aria-colindex]").unwrap();
+    (0..cells.length())
+        .map(|i| {
+            let cell: web_sys::Element = cells.item(i).unwrap().dyn_into().unwrap();
+            (text(&cell), cell.class_list().contains("changed"))
+        })
+        .collect()
+}
+
+fn one_in(parent: &web_sys::Element, selector: &str) -> web_sys::Element {
+    parent
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+}
+
+/// Off screen the register table leaves its cells as they are while stepping (and says so with
+/// `aria-busy`); brought back into view, by scrolling or by the layout changing, it shows the
+/// current values with the latest step's changes marked (src/components/registers.rs).
+#[wasm_bindgen_test]
+async fn the_register_table_off_screen_catches_up_when_it_comes_back_into_view() {
+    let _unstyle = with_stylesheet();
+    let page = mount().await;
+    let root = &page.root;
+    // The page fills the window, as it does on its own.
+    root.set_attribute(
+        "style",
+        "position: fixed; inset: 0; z-index: 10; background: #fff",
+    )
+    .unwrap();
+    type_source(
+        root,
+        ".kernel k\n.registers 2\n    mov_imm r0, 1\n    mov_imm r1, 5\n    mov_imm r0, 2\n    mov_imm r0, 3\n    halt\n.end\n",
+    )
+    .await;
+    let table = one(root, "table.registers");
+    // A tall block above the registers pushes them out of the machine pane's view.
+    let spacer: web_sys::HtmlElement = document()
+        .create_element("div")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    spacer.set_attribute("style", "height: 3000px").unwrap();
+    let view = one(root, ".registers-view");
+    one(root, ".machine-body")
+        .insert_before(&spacer, Some(&view))
+        .unwrap();
+    sleep(50).await;
+    let step = || async move {
+        button(root, "Step").click();
+        leptos::task::tick().await;
+        sleep(50).await; // the table looks whether it is seen in the next frame
+        leptos::task::tick().await;
+    };
+    step().await; // r0 = 1
+    assert_eq!(table.get_attribute("aria-busy").as_deref(), Some("true"));
+    assert!(
+        register_cells(root, "r0").iter().all(|(t, _)| t == "0"),
+        "off screen the cells wait: {:?}",
+        register_cells(root, "r0")
+    );
+    step().await; // r1 = 5
+                  // Scrolled back into view: the current values, and only the latest step's change marked.
+    view.scroll_into_view();
+    sleep(50).await;
+    leptos::task::tick().await;
+    assert_eq!(table.get_attribute("aria-busy"), None);
+    let r0 = register_cells(root, "r0");
+    assert_eq!(r0.len(), 8, "one cell per lane of the 8-wide wave");
+    assert!(r0.iter().all(|c| *c == ("1".to_string(), false)), "{r0:?}");
+    let r1 = register_cells(root, "r1");
+    assert!(r1.iter().all(|c| *c == ("5".to_string(), true)), "{r1:?}");
+    // Out of view again and back without a scroll (the block above it grows, then shrinks;
+    // the pane does not keep the table in place meanwhile): the same.
+    one(root, ".machine-body")
+        .set_attribute("style", "overflow-anchor: none")
+        .unwrap();
+    spacer.set_attribute("style", "height: 6000px").unwrap();
+    sleep(100).await; // the IntersectionObserver reports after the next frame
+    step().await; // r0 = 2
+    step().await; // r0 = 3
+    assert_eq!(table.get_attribute("aria-busy").as_deref(), Some("true"));
+    assert!(register_cells(root, "r0").iter().all(|c| c.0 == "1"));
+    spacer.set_attribute("style", "height: 3000px").unwrap();
+    sleep(100).await;
+    leptos::task::tick().await;
+    assert_eq!(table.get_attribute("aria-busy"), None);
+    let r0 = register_cells(root, "r0");
+    assert!(r0.iter().all(|c| *c == ("3".to_string(), true)), "{r0:?}");
+    let r1 = register_cells(root, "r1");
+    assert!(r1.iter().all(|c| *c == ("5".to_string(), false)), "{r1:?}");
+}
+
+#[wasm_bindgen_test]
+async fn the_register_table_renders_only_the_rows_in_view_and_follows_scrolling() {
+    // The page's stylesheet gives the table its fixed geometry and its scroll container a height.
+    let _unstyle = with_stylesheet();
     let page = mount().await;
     let root = &page.root;
     // r40 is written first; r0–r40 are all used: 41 register rows and p0–p3.

@@ -141,6 +141,17 @@ impl Ctx {
         self.session.try_with_value(f).unwrap_or_default()
     }
 
+    /// Reads the session without tracking changes: for a view that decides itself when to
+    /// catch up (the register table, which leaves its cells as they are while off screen).
+    pub fn peek<R: Default>(&self, f: impl FnOnce(&Session) -> R) -> R {
+        self.session.try_with_value(f).unwrap_or_default()
+    }
+
+    /// Tracks every change of the session without reading it.
+    pub fn track(&self) {
+        self.version.track();
+    }
+
     /// Reads the session for a view too heavy to redraw while a run is in progress (a register
     /// table of 70 × 32 cells redrawn five times a second would hold the main thread far longer
     /// than a run slice): during a run it keeps `previous` and tracks only `running`, so the

@@ -3,7 +3,9 @@
 use leptos::prelude::*;
 
 use super::{target_value, use_ctx, HeldNote};
-use crate::session::{Axis, NumberFormat, TableRow, TableWindow};
+use wasm_bindgen::JsCast;
+
+use crate::session::{Axis, NumberFormat, Rect, TableRow, TableWindow};
 
 fn format_name(format: NumberFormat) -> &'static str {
     match format {
@@ -77,6 +79,65 @@ fn reveal_lane(scroller: &web_sys::HtmlDivElement, lane: u32, lanes: u32) {
     }
 }
 
+fn rect(dom: &web_sys::DomRect) -> Rect {
+    Rect {
+        left: dom.left(),
+        top: dom.top(),
+        right: dom.right(),
+        bottom: dom.bottom(),
+    }
+}
+
+/// The boxes around `el` that clip what overflows them (the machine pane's scroll container
+/// above all), innermost first. The page's structure around the table never changes, so this
+/// is asked once.
+fn clipping_ancestors(el: &web_sys::Element) -> Vec<web_sys::Element> {
+    let Some(window) = web_sys::window() else {
+        return Vec::new();
+    };
+    let mut clips = Vec::new();
+    let mut ancestor = el.parent_element();
+    while let Some(a) = ancestor {
+        let clips_overflow = window
+            .get_computed_style(&a)
+            .ok()
+            .flatten()
+            .is_some_and(|style| {
+                ["overflow-x", "overflow-y"].iter().any(|p| {
+                    style
+                        .get_property_value(p)
+                        .is_ok_and(|v| !v.is_empty() && v != "visible")
+                })
+            });
+        if clips_overflow {
+            clips.push(a.clone());
+        }
+        ancestor = a.parent_element();
+    }
+    clips
+}
+
+/// Whether any of `el` is on screen: inside the window and every box in `clips`. Reads the
+/// layout, so it is asked in an animation frame, once the step's other changes are in the page.
+fn on_screen(el: &web_sys::Element, clips: &[web_sys::Element]) -> bool {
+    let Some(window) = web_sys::window() else {
+        return true;
+    };
+    let size = |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64());
+    let (Some(width), Some(height)) = (size(window.inner_width()), size(window.inner_height()))
+    else {
+        return true;
+    };
+    let mut boxes = vec![Rect {
+        left: 0.0,
+        top: 0.0,
+        right: width,
+        bottom: height,
+    }];
+    boxes.extend(clips.iter().map(|c| rect(&c.get_bounding_client_rect())));
+    rect(&el.get_bounding_client_rect()).seen_through(&boxes)
+}
+
 #[component]
 pub fn Registers() -> impl IntoView {
     let ctx = use_ctx();
@@ -96,7 +157,8 @@ pub fn Registers() -> impl IntoView {
     let scroller: NodeRef<leptos::html::Div> = NodeRef::new();
     let viewport = RwSignal::new(Viewport::default());
     let measure = move || {
-        let Some(el) = scroller.get_untracked() else {
+        // A frame or a scroll event may come after the view is gone.
+        let Some(el) = scroller.try_get_untracked().flatten() else {
             return;
         };
         let column = rendered_width(&el, "thead th[data-lane]").unwrap_or(DEFAULT_COLUMN_PX);
@@ -107,7 +169,7 @@ pub fn Registers() -> impl IntoView {
             height: f64::from(el.client_height()),
             column,
         };
-        if viewport.get_untracked() != now {
+        if viewport.try_get_untracked().is_some_and(|v| v != now) {
             viewport.set(now);
         }
     };
@@ -117,8 +179,140 @@ pub fn Registers() -> impl IntoView {
         width();
         request_animation_frame(measure);
     });
-    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
-    on_cleanup(move || resize.remove());
+
+    // Off screen, the table leaves its cells as they are. In a shorter window (or with the
+    // divergence stack deep) the table is below the machine pane's view, yet updating its cells
+    // cost about 1 ms of paint and 0.5 ms of layout a step: the browser paints its scroll
+    // container whole, seen or not. So while the table was on screen when last looked at, a
+    // change of the session updates the cells at once, as before; once it was seen to be off
+    // screen (by the check below or the IntersectionObserver), a change only marks the cells
+    // `stale`, and the next animation frame, once the step's other changes (a stack frame that
+    // moves the table) are in the page, looks whether any of the table is on screen. If it is,
+    // the cells catch up in that frame's microtasks, before it is drawn; if not, they wait until
+    // a scroll, a resize or any other change of the layout brings the table into view, and then
+    // show the current state (`changed` is the latest step's, as if they had followed every
+    // step). Until then the table says it is not up to date (`aria-busy`), for screen readers,
+    // which read off-screen content. Looking at every step instead cost more than it saved
+    // while the table is in view: the look forces a layout, and the cells then need a second.
+    //
+    // The handlers below may run after the view is gone (a frame or an observer's callback
+    // already queued): they read its state with `try_`, and do nothing then.
+    let stale = StoredValue::new(false);
+    let check_pending = StoredValue::new(false);
+    let catch_up = Trigger::new();
+    let deferred = RwSignal::new(false);
+    let clips = StoredValue::new_local(None::<Vec<web_sys::Element>>);
+    // Whether the table was on screen when last looked at (by the check or the observer).
+    let was_seen = StoredValue::new(true);
+    let refresh = move || {
+        stale.set_value(false);
+        catch_up.notify();
+        if deferred.try_get_untracked() == Some(true) {
+            deferred.set(false);
+        }
+    };
+    let check = move || {
+        check_pending.try_set_value(false);
+        if stale.try_get_value() != Some(true) {
+            return;
+        }
+        match scroller.try_get_untracked().flatten() {
+            // Hidden (no wave) or laid out as nothing: there are no cells to save.
+            Some(el)
+                if el.client_height() > 0
+                    && !clips
+                        .try_update_value(|c| {
+                            let c = c.get_or_insert_with(|| clipping_ancestors(&el));
+                            on_screen(&el, c)
+                        })
+                        .unwrap_or(true) =>
+            {
+                was_seen.set_value(false);
+                if deferred.try_get_untracked() == Some(false) {
+                    deferred.set(true);
+                }
+            }
+            _ => {
+                was_seen.set_value(true);
+                refresh();
+            }
+        }
+    };
+    let check_soon = move || {
+        if stale.try_get_value() == Some(true) && check_pending.try_get_value() == Some(false) {
+            check_pending.set_value(true);
+            request_animation_frame(check);
+        }
+    };
+    Effect::new(move |_| {
+        ctx.track();
+        // During a run the cells hold still anyway (`body` below) and catch up when it stops.
+        if !ctx.running.get() {
+            stale.set_value(true);
+            if was_seen.get_value() {
+                refresh();
+            } else {
+                check_soon();
+            }
+        }
+    });
+    // Scrolling anything (the machine pane, the page) may bring the table into view; scroll
+    // events come before the frame is drawn, so the cells catch up in that frame. Scroll events
+    // do not bubble: the listener is on the document's capture phase.
+    let on_scroll = wasm_bindgen::closure::Closure::<dyn Fn()>::new(check_soon).into_js_value();
+    let document = document();
+    let _ = document.add_event_listener_with_callback_and_bool(
+        "scroll",
+        on_scroll.unchecked_ref(),
+        true,
+    );
+    let listeners =
+        StoredValue::new_local((document, on_scroll, None::<web_sys::IntersectionObserver>));
+    let resize = window_event_listener(leptos::ev::resize, move |_| {
+        measure();
+        check_soon();
+    });
+    on_cleanup(move || {
+        resize.remove();
+        listeners.try_with_value(|(document, on_scroll, observer)| {
+            let _ = document.remove_event_listener_with_callback_and_bool(
+                "scroll",
+                on_scroll.unchecked_ref(),
+                true,
+            );
+            if let Some(observer) = observer {
+                observer.disconnect();
+            }
+        });
+    });
+    // Anything else that brings the table into view (a stack frame leaving after its
+    // animation, the page's layout changing) is caught by an IntersectionObserver, a frame late.
+    Effect::new(move |_| {
+        let Some(el) = scroller.get() else {
+            return;
+        };
+        let seen = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
+            move |entries: js_sys::Array| {
+                let visible = entries.iter().any(|e| {
+                    e.unchecked_into::<web_sys::IntersectionObserverEntry>()
+                        .is_intersecting()
+                });
+                was_seen.try_set_value(visible);
+                if visible && stale.try_get_value() == Some(true) {
+                    refresh();
+                }
+            },
+        )
+        .into_js_value();
+        if let Ok(observer) = web_sys::IntersectionObserver::new(seen.unchecked_ref()) {
+            observer.observe(&el);
+            listeners.update_value(|(_, _, old)| {
+                if let Some(old) = old.replace(observer) {
+                    old.disconnect();
+                }
+            });
+        }
+    });
     // Selecting a lane (a click or the arrow keys in the lanes view, a link) brings its column
     // into the table's view: with 64 lanes most columns are scrolled out of sight. After the
     // next layout, so the widths are those of the current format; the scroll event that
@@ -158,17 +352,19 @@ pub fn Registers() -> impl IntoView {
     };
     // Held during a run like the other heavy views (see `Ctx::settled`), unless the table was
     // scrolled meanwhile: the cells must always be those of the lanes the header shows.
+    // The session is read untracked: a step reaches the cells through `catch_up` (above).
     let body = Memo::new(
         move |previous: Option<&(TableWindow, NumberFormat, Vec<TableRow>)>| {
             let w = window.get();
             let format = ctx.format.get();
+            catch_up.track();
             if ctx.running.get() {
                 if let Some(held) = previous.filter(|p| p.0 == w && p.1 == format) {
                     return held.clone();
                 }
             }
             let lanes = w.columns.start as u32..w.columns.end as u32;
-            let rows = ctx.with(|s| s.register_window(format, w.rows.clone(), lanes));
+            let rows = ctx.peek(|s| s.register_window(format, w.rows.clone(), lanes));
             (w, format, rows)
         },
     );
@@ -211,6 +407,7 @@ pub fn Registers() -> impl IntoView {
             >
                 <table
                     class="registers"
+                    aria-busy=move || deferred.get().then_some("true")
                     aria-rowcount=move || row_count.get() + 1
                     aria-colcount=move || width() + 1
                     style:--cell-chars=move || chars.get().to_string()

@@ -39,7 +39,7 @@ pub use source_view::{highlight_lines, DiagnosticView, HighlightSpan};
 pub use stack::{FrameView, MaskRow};
 pub use stats_view::{LineHeat, StatsView};
 pub use status::{RunProgress, RunState};
-pub use table_window::{Axis, TableWindow, OVERSCAN, UNMEASURED_ITEMS};
+pub use table_window::{Axis, Rect, TableWindow, OVERSCAN, UNMEASURED_ITEMS};
 
 /// Which workgroup, wave and lane the views show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
