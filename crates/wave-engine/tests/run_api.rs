@@ -15,15 +15,31 @@ const IDS: &str = "\
 ";
 
 fn machine(grid: u32) -> Machine {
-    let program = wave_engine::compile(IDS).program.expect("compiles");
+    launch(IDS, grid, 4, 0)
+}
+
+/// `source`'s first kernel on `grid` workgroups of `threads` threads in 4-lane waves, 64 bytes of
+/// zeroed device memory, with an instruction budget (0: none).
+fn launch(source: &str, grid: u32, threads: u32, max_instructions: u64) -> Machine {
+    let program = wave_engine::compile(source).program.expect("compiles");
     let config = LaunchConfig {
         grid: [grid, 1, 1],
-        workgroup: [4, 1, 1],
+        workgroup: [threads, 1, 1],
         wave_width: 4,
         device_memory: 64,
+        max_instructions,
         ..LaunchConfig::default()
     };
     Machine::new(&program.kernels[0], &config).expect("valid launch")
+}
+
+/// Device memory as little-endian 32-bit words.
+fn words(m: &Machine) -> Vec<u32> {
+    m.device()
+        .bytes()
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect()
 }
 
 fn breakpoint_at(pc: usize) -> Vec<bool> {
@@ -158,15 +174,7 @@ const STRETCH: &str = "\
 ";
 
 fn stretch_machine(max_instructions: u64) -> Machine {
-    let program = wave_engine::compile(STRETCH).program.expect("compiles");
-    let config = LaunchConfig {
-        workgroup: [12, 1, 1],
-        wave_width: 4,
-        device_memory: 64,
-        max_instructions,
-        ..LaunchConfig::default()
-    };
-    Machine::new(&program.kernels[0], &config).expect("valid launch")
+    launch(STRETCH, 1, 12, max_instructions)
 }
 
 fn pcs(m: &Machine) -> Vec<u32> {
@@ -198,12 +206,7 @@ fn a_run_stops_at_a_breakpoint_inside_a_lockstep_stretch() {
         );
     }
     assert_eq!(m.run(1000, &breakpoints, &mut NoEvents), Stop::Finished);
-    let words: Vec<u32> = m
-        .device()
-        .bytes()
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
+    let words = words(&m);
     assert_eq!(
         words[..12],
         [4; 12],
@@ -262,14 +265,7 @@ const LOOPS: &str = "\
 ";
 
 fn loops_machine() -> Machine {
-    let program = wave_engine::compile(LOOPS).program.expect("compiles");
-    let config = LaunchConfig {
-        workgroup: [12, 1, 1],
-        wave_width: 4,
-        device_memory: 64,
-        ..LaunchConfig::default()
-    };
-    Machine::new(&program.kernels[0], &config).expect("valid launch")
+    launch(LOOPS, 1, 12, 0)
 }
 
 #[test]
@@ -288,14 +284,8 @@ fn loop_iterations_in_lockstep_give_the_events_statistics_and_memory_of_single_s
         .filter(|e| e.kind == EventKind::Iterate)
         .count();
     assert_eq!(iterations, 9, "three waves, each iterating three times");
-    let trips: Vec<u32> = whole
-        .device()
-        .bytes()
-        .chunks_exact(4)
-        .take(12)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
-    assert_eq!(trips, [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3]);
+    let trips = words(&whole);
+    assert_eq!(trips[..12], [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3]);
 }
 
 #[test]

@@ -125,10 +125,8 @@ pub(super) fn run_lockstep(
                 debug_assert!(waves.iter().all(|w| w.pc as usize == pc));
                 continue;
             }
-            op if exec::is_register_only(op) => {
-                let ran = exec::step_group(waves, instr, env);
-                debug_assert!(ran, "register-only instructions run as a group");
-            }
+            // Register-only: `step_group` runs it (one dispatch) and says so.
+            _ if exec::step_group(waves, instr, env) => {}
             op if exec::keeps_lockstep(op) => {
                 // A load or a store.
                 for (member, wave) in waves.iter_mut().enumerate() {
