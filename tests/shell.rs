@@ -496,6 +496,64 @@ async fn lanes_show_their_state_by_class_and_the_hovered_lane_its_reason() {
         .all(|c| c.get_attribute("title").is_none()));
 }
 
+/// A lane's computed style property, with the page's stylesheet in.
+fn computed(element: &web_sys::Element, property: &str) -> String {
+    web_sys::window()
+        .unwrap()
+        .get_computed_style(element)
+        .unwrap()
+        .unwrap()
+        .get_property_value(property)
+        .unwrap()
+}
+
+/// Inactive lanes differ from active ones by colour and by a glyph (a hollow ring instead of a
+/// filled dot), drawn with plain fills: no gradient pattern, whose painting and raster a step
+/// that flips all 64 lanes pays for on every lane, and nothing on a lane that animates.
+#[wasm_bindgen_test]
+async fn inactive_lanes_show_colour_and_a_hollow_ring_with_plain_fills() {
+    let _style = with_stylesheet();
+    let page = mount().await;
+    let root = &page.root;
+    for _ in 0..6 {
+        button(root, "Step").click();
+        leptos::task::tick().await;
+    }
+    let cells = lanes(root);
+    let is_inactive = |cell: &web_sys::Element| {
+        cell.get_attribute("aria-label")
+            .unwrap_or_default()
+            .contains(": inactive")
+    };
+    let on = cells
+        .iter()
+        .find(|c| !is_inactive(c))
+        .expect("an active lane");
+    let off = cells
+        .iter()
+        .find(|c| is_inactive(c))
+        .expect("an inactive lane");
+    let glyph = |cell: &web_sys::Element| one_in(cell, ".lane-glyph");
+    // Colour: the lanes' fills differ.
+    assert_ne!(
+        computed(on, "background-color"),
+        computed(off, "background-color")
+    );
+    // Glyph: the active dot is filled, the inactive one a ring (a border, nothing inside).
+    let clear = "rgba(0, 0, 0, 0)";
+    assert_ne!(computed(&glyph(on), "background-color"), clear);
+    assert_eq!(computed(&glyph(off), "background-color"), clear);
+    assert_ne!(computed(&glyph(off), "border-top-width"), "0px");
+    for cell in [on, off] {
+        for element in [cell.clone(), glyph(cell), one_in(cell, ".lane-bar")] {
+            let class = element.get_attribute("class").unwrap_or_default();
+            assert_eq!(computed(&element, "background-image"), "none", "{class}");
+            assert_eq!(computed(&element, "transition-duration"), "0s", "{class}");
+            assert_eq!(computed(&element, "animation-name"), "none", "{class}");
+        }
+    }
+}
+
 /// The selected lane's values stay the same elements while stepping: Leptos updates the texts
 /// and marks of the re-rendered block in place (most steps change some register of the lane,
 /// and building the block again each time would cost far more).

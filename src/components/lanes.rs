@@ -1,4 +1,5 @@
-//! The lanes of the selected wave: active or not (colour and pattern), and why not.
+//! The lanes of the selected wave: active or not (colour and a glyph: filled dot or hollow ring),
+//! and why not.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
