@@ -554,6 +554,37 @@ async fn inactive_lanes_show_colour_and_a_hollow_ring_with_plain_fills() {
     }
 }
 
+/// The list of what the last step did keeps room for two events, so the lanes below it stay in
+/// place whether a step had none, one or two: a step that moved them repainted and re-rastered
+/// everything below the status.
+#[wasm_bindgen_test]
+async fn the_lanes_stay_in_place_whether_the_last_step_had_events_or_not() {
+    let _style = with_stylesheet();
+    let page = mount().await;
+    let root = &page.root;
+    let lanes_top = || {
+        one(root, "[role=group][aria-label=Lanes]")
+            .get_bounding_client_rect()
+            .top()
+    };
+    let mut seen = Vec::new();
+    for _ in 0..14 {
+        button(root, "Step").click();
+        leptos::task::tick().await;
+        seen.push((all(root, ".events li").len(), lanes_top()));
+    }
+    let counts: Vec<usize> = seen.iter().map(|(count, _)| *count).collect();
+    assert!(counts.contains(&0), "{seen:?}");
+    assert!(counts.contains(&2), "{seen:?}");
+    let first = seen[0].1;
+    assert!(
+        seen.iter()
+            .filter(|(count, _)| *count <= 2)
+            .all(|(_, top)| *top == first),
+        "{seen:?}"
+    );
+}
+
 /// The selected lane's values stay the same elements while stepping: Leptos updates the texts
 /// and marks of the re-rendered block in place (most steps change some register of the lane,
 /// and building the block again each time would cost far more).
