@@ -471,6 +471,27 @@ test('a step updates the mask rows of a frame that stays in place', async ({ pag
   expect(after).toContain('var(--active)');
 });
 
+// A mask's lane list wraps between ranges, never inside one ("0-" over "63"), so a frame keeps
+// its height while its lanes change (a frame that grew moved the registers below it).
+test('a mask lane list never breaks inside a range', async ({ page }) => {
+  await openLessonWith64Lanes(page);
+  let checked = 0;
+  for (let i = 0; i < 14; i++) {
+    await step(page);
+    const lines = await page.locator('.mask-text').evaluateAll((elements) => elements
+      .filter((el) => !el.textContent.includes(','))
+      .map((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        return `${el.textContent}: ${tops.size}`;
+      }));
+    checked += lines.length;
+    for (const line of lines) expect(line, `step ${i + 1}`).toMatch(/: 1$/);
+  }
+  expect(checked).toBeGreaterThan(0);
+});
+
 // The list items of the divergence stack, innermost first, as text.
 const frameTexts = (page) => frames(page).allTextContents();
 
