@@ -356,7 +356,11 @@ pub fn step<S: EventSink + ?Sized>(
         LocalLoadU8 | LocalLoadU16 | LocalLoadU32 | LocalLoadU64 | LocalStoreU8 | LocalStoreU16
         | LocalStoreU32 | LocalStoreU64 | DeviceLoadU8 | DeviceLoadU16 | DeviceLoadU32
         | DeviceLoadU64 | DeviceLoadU128 | DeviceStoreU8 | DeviceStoreU16 | DeviceStoreU32
-        | DeviceStoreU64 | DeviceStoreU128 => load_or_store(wave, instr, mask, env)?,
+        | DeviceStoreU64 | DeviceStoreU128 => {
+            // The group path works out the mask and moves the wave on itself.
+            wave.pc = pc;
+            load_or_store_each(std::slice::from_mut(wave), instr, env).map_err(|(_, f)| f)?
+        }
         LocalAtomicAdd | LocalAtomicSub | LocalAtomicMin | LocalAtomicMax | LocalAtomicAnd
         | LocalAtomicOr | LocalAtomicXor | LocalAtomicExchange | LocalAtomicCas => {
             memory_ops::atomic(wave, instr, mask, env.local, MemorySpace::Local)?
@@ -443,21 +447,49 @@ pub fn is_register_only(op: Op) -> bool {
     dispatch!(op, yes, { _ => false })
 }
 
-/// A load or store of one wave on the lanes of `mask` (any other instruction is a no-op here).
+/// A load or a store ([`keeps_lockstep`], not register-only) on each wave of `waves` in order,
+/// each on the active lanes its guard allows, each moved on to the next instruction. Stops at the
+/// first wave that faults: `Err((member, fault))`, the waves before it done, that wave moved on.
+/// What kind of access it is (memory, width, fast path or not) is settled once for all the
+/// waves: a lockstep workgroup's eight waves otherwise paid for the same match eight times.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-fn load_or_store(wave: &mut Wave, instr: &Instr, mask: u64, env: &mut Env) -> Result<(), Fault> {
+pub fn load_or_store_each(
+    waves: &mut [Wave],
+    instr: &Instr,
+    env: &mut Env,
+) -> Result<(), (usize, Fault)> {
     use Op::*;
+    #[inline(always)]
+    fn each<E: Into<Fault>>(
+        waves: &mut [Wave],
+        instr: &Instr,
+        mut access: impl FnMut(&mut Wave, u64) -> Result<(), E>,
+    ) -> Result<(), (usize, Fault)> {
+        for (member, wave) in waves.iter_mut().enumerate() {
+            let mask = wave.active & control::guard_mask(wave, instr.guard);
+            wave.pc += 1;
+            access(wave, mask).map_err(|fault| (member, fault.into()))?;
+        }
+        Ok(())
+    }
+    let avx2 = env.avx2_fma;
     match instr.op {
         // Loads and stores with register operands (nearly all of them) take the fast paths.
         LocalStoreU32 | DeviceStoreU32 if instr.flags & (flags::A_IMM | flags::B_IMM) == 0 => {
-            let memory = if instr.op == LocalStoreU32 {
+            let local = instr.op == LocalStoreU32;
+            let memory = if local {
                 &mut *env.local
             } else {
                 &mut *env.device
             };
-            let space = memory_space(instr.op == LocalStoreU32);
-            memory_ops::store_u32(wave, instr, mask, memory, space)?
+            let space = memory_space(local);
+            each(
+                waves,
+                instr,
+                #[inline(always)]
+                |wave, mask| memory_ops::store_u32(wave, instr, mask, memory, space),
+            )
         }
         LocalLoadU32 | DeviceLoadU32 | LocalLoadU64 | DeviceLoadU64 | DeviceLoadU128
             if instr.flags & flags::A_IMM == 0 =>
@@ -465,43 +497,62 @@ fn load_or_store(wave: &mut Wave, instr: &Instr, mask: u64, env: &mut Env) -> Re
             let local = matches!(instr.op, LocalLoadU32 | LocalLoadU64);
             let memory = if local { &*env.local } else { &*env.device };
             let space = memory_space(local);
-            let fast = match instr.op {
-                LocalLoadU32 | DeviceLoadU32 => {
-                    memory_ops::load_words::<1>(wave, instr, mask, memory, space, env.avx2_fma)
-                }
-                DeviceLoadU128 => {
-                    memory_ops::load_words::<4>(wave, instr, mask, memory, space, env.avx2_fma)
-                }
-                _ => memory_ops::load_words::<2>(wave, instr, mask, memory, space, env.avx2_fma),
-            };
-            match fast {
-                Some(result) => result?,
-                None => memory_ops::load(wave, instr, mask, memory, space)?,
+            match instr.op {
+                LocalLoadU32 | DeviceLoadU32 => each(
+                    waves,
+                    instr,
+                    #[inline(always)]
+                    |wave, mask| {
+                        memory_ops::load_words::<1>(wave, instr, mask, memory, space, avx2)
+                    },
+                ),
+                DeviceLoadU128 => each(
+                    waves,
+                    instr,
+                    #[inline(always)]
+                    |wave, mask| {
+                        memory_ops::load_words::<4>(wave, instr, mask, memory, space, avx2)
+                    },
+                ),
+                _ => each(
+                    waves,
+                    instr,
+                    #[inline(always)]
+                    |wave, mask| {
+                        memory_ops::load_words::<2>(wave, instr, mask, memory, space, avx2)
+                    },
+                ),
             }
         }
-        LocalLoadU8 | LocalLoadU16 | LocalLoadU32 | LocalLoadU64 => {
-            memory_ops::load(wave, instr, mask, env.local, MemorySpace::Local)?
+        LocalLoadU8 | LocalLoadU16 | LocalLoadU32 | LocalLoadU64 => each(
+            waves,
+            instr,
+            #[inline(always)]
+            |wave, mask| memory_ops::load(wave, instr, mask, env.local, MemorySpace::Local),
+        ),
+        LocalStoreU8 | LocalStoreU16 | LocalStoreU32 | LocalStoreU64 => each(
+            waves,
+            instr,
+            #[inline(always)]
+            |wave, mask| memory_ops::store(wave, instr, mask, env.local, MemorySpace::Local),
+        ),
+        DeviceLoadU8 | DeviceLoadU16 | DeviceLoadU32 | DeviceLoadU64 | DeviceLoadU128 => each(
+            waves,
+            instr,
+            #[inline(always)]
+            |wave, mask| memory_ops::load(wave, instr, mask, env.device, MemorySpace::Device),
+        ),
+        DeviceStoreU8 | DeviceStoreU16 | DeviceStoreU32 | DeviceStoreU64 | DeviceStoreU128 => each(
+            waves,
+            instr,
+            #[inline(always)]
+            |wave, mask| memory_ops::store(wave, instr, mask, env.device, MemorySpace::Device),
+        ),
+        _ => {
+            debug_assert!(false, "{:?} is not a load or store", instr.op);
+            Ok(())
         }
-        LocalStoreU8 | LocalStoreU16 | LocalStoreU32 | LocalStoreU64 => {
-            memory_ops::store(wave, instr, mask, env.local, MemorySpace::Local)?
-        }
-        DeviceLoadU8 | DeviceLoadU16 | DeviceLoadU32 | DeviceLoadU64 | DeviceLoadU128 => {
-            memory_ops::load(wave, instr, mask, env.device, MemorySpace::Device)?
-        }
-        DeviceStoreU8 | DeviceStoreU16 | DeviceStoreU32 | DeviceStoreU64 | DeviceStoreU128 => {
-            memory_ops::store(wave, instr, mask, env.device, MemorySpace::Device)?
-        }
-        _ => debug_assert!(false, "{:?} is not a load or store", instr.op),
     }
-    Ok(())
-}
-
-/// A load or a store ([`keeps_lockstep`], not register-only) on one wave, which moves on.
-#[inline(always)]
-pub fn step_load_or_store(wave: &mut Wave, instr: &Instr, env: &mut Env) -> Result<(), Fault> {
-    let mask = wave.active & control::guard_mask(wave, instr.guard);
-    wave.pc += 1;
-    load_or_store(wave, instr, mask, env)
 }
 
 /// Whether every wave that runs `op` (without a fault) just moves on to the next instruction,

@@ -1,11 +1,16 @@
 //! The fast path of a 32-, 64- or 128-bit load (`WORDS` = 1, 2 or 4) that every lane of the wave
-//! performs and that is known to stay in bounds: the values go straight into the destination
-//! rows, eight lanes at a time, without a per-lane check.
+//! performs: the values go straight into the destination rows, eight lanes at a time.
 //!
 //! Each block of eight lanes is classified by its addresses first, because two patterns dominate
 //! real kernels: all lanes at one address (a value every thread needs: one read, broadcast) and
 //! lanes at consecutive elements (coalesced: one contiguous read, dealt out to the rows). Anything
 //! else is gathered lane by lane (with AVX2 gathers in the AVX2 loop).
+//!
+//! Bounds are checked per block, as the pattern allows: a uniform block checks its one access, a
+//! consecutive block its one range, any other block all eight addresses. A block that does not
+//! fit is left alone and its first lane handed back: the caller's checked loop goes on from there
+//! and finds the faulting lane. (A separate pass over the whole address row first cost a sixth of
+//! the naive GEMM's time.)
 //!
 //! The destination rows may include the address register (`load_u64 r4, r5`). That is safe here
 //! because a block's addresses are read before any of its lanes is written, and a block writes
@@ -14,10 +19,12 @@
 use super::wave::{Row, Wave};
 
 /// Loads every lane `0..wave.width` of register `address_register`'s addresses into registers
-/// `dst .. dst + WORDS`, low word first.
+/// `dst .. dst + WORDS`, low word first, in blocks in lane order. `None` when every lane is loaded;
+/// `Some(first)` when the lanes below `first` are loaded and nothing from `first` on is written
+/// (an access from `first` on may be out of bounds).
 ///
-/// The caller guarantees: both register ranges lie inside the register file, and every lane's
-/// `address + 4 * WORDS` is at most `bytes.len()`. `avx2` says the CPU has AVX2 (x86-64 only).
+/// The caller guarantees both register ranges lie inside the register file. `avx2` says the CPU
+/// has AVX2 (x86-64 only).
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub(super) fn load<const WORDS: usize>(
@@ -26,25 +33,30 @@ pub(super) fn load<const WORDS: usize>(
     dst: usize,
     bytes: &[u8],
     avx2: bool,
-) {
+) -> Option<usize> {
     let width = wave.width as usize;
     debug_assert!(address_register < wave.registers.len());
     debug_assert!(dst + WORDS <= wave.registers.len());
+    if bytes.len() < 4 * WORDS {
+        // No access fits: the checked loop reports lane 0.
+        return Some(0);
+    }
     #[cfg(target_arch = "x86_64")]
     if avx2 && bytes.len() <= i32::MAX as usize {
-        // SAFETY: `avx2` is only set when the CPU has AVX2; the register ranges and every lane's
-        // access are in bounds (the caller's promise), and `bytes` is below 2 GiB, so gather
-        // offsets taken as signed are right.
-        unsafe { load_avx2::<WORDS>(&mut wave.registers, width, address_register, dst, bytes) };
-        return;
+        // SAFETY: `avx2` is only set when the CPU has AVX2; the register ranges are in bounds
+        // (the caller's promise), and `bytes` is below 2 GiB, so gather offsets taken as signed
+        // are right.
+        return unsafe {
+            load_avx2::<WORDS>(&mut wave.registers, width, address_register, dst, bytes)
+        };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = avx2;
-    load_portable::<WORDS>(&mut wave.registers, width, address_register, dst, bytes);
+    load_portable::<WORDS>(&mut wave.registers, width, address_register, dst, bytes)
 }
 
-/// One lane's `WORDS` words at `address` into `rows[word][lane]`. In bounds by the caller's
-/// promise; checked anyway where it costs nothing (the portable path).
+/// One lane's `WORDS` words at `address` into `rows[word][lane]`; `false`, writing nothing, when
+/// the access runs past the memory.
 #[inline(always)]
 fn load_lane<const WORDS: usize>(
     bytes: &[u8],
@@ -52,14 +64,18 @@ fn load_lane<const WORDS: usize>(
     registers: &mut [Row],
     dst: usize,
     lane: usize,
-) {
+) -> bool {
     let start = address as usize;
-    if let Some(chunk) = bytes.get(start..start + 4 * WORDS) {
-        for (word, value) in chunk.chunks_exact(4).enumerate() {
-            registers[dst + word][lane] =
-                u32::from_le_bytes([value[0], value[1], value[2], value[3]]);
-        }
+    let Some(chunk) = start
+        .checked_add(4 * WORDS)
+        .and_then(|end| bytes.get(start..end))
+    else {
+        return false;
+    };
+    for (word, value) in chunk.chunks_exact(4).enumerate() {
+        registers[dst + word][lane] = u32::from_le_bytes([value[0], value[1], value[2], value[3]]);
     }
+    true
 }
 
 /// The portable path (wasm, or a machine told to use its portable loop).
@@ -70,22 +86,27 @@ fn load_portable<const WORDS: usize>(
     address_register: usize,
     dst: usize,
     bytes: &[u8],
-) {
+) -> Option<usize> {
     let blocks = width / 8 * 8;
     for first in (0..blocks).step_by(8) {
         let block: [u32; 8] = std::array::from_fn(|lane| registers[address_register][first + lane]);
         if !load_block_by_pattern::<WORDS>(bytes, &block, registers, dst, first) {
+            // Lane by lane, in order: a lane out of bounds stops the block there.
             for (lane, &address) in block.iter().enumerate() {
-                load_lane::<WORDS>(bytes, address, registers, dst, first + lane);
+                if !load_lane::<WORDS>(bytes, address, registers, dst, first + lane) {
+                    return Some(first + lane);
+                }
             }
         }
     }
     for lane in blocks..width {
         let address = registers[address_register][lane];
-        load_lane::<WORDS>(bytes, address, registers, dst, lane);
+        if !load_lane::<WORDS>(bytes, address, registers, dst, lane) {
+            return Some(lane);
+        }
     }
+    None
 }
-
 /// Loads the eight lanes from `first` when their addresses `block` are uniform or consecutive;
 /// returns `false`, loading nothing, for any other pattern.
 #[inline(always)]
@@ -138,20 +159,26 @@ fn load_block_by_pattern<const WORDS: usize>(
 /// broadcasts, contiguous reads with shuffles (two words: even/odd split; four words: a 4 x 8
 /// transpose) or gathers.
 ///
+/// Returns what [`load`] returns.
+///
 /// # Safety
 /// The CPU has AVX2; `address_register < registers.len()`, `dst + WORDS <= registers.len()`;
-/// `width <= 64`; every lane's `address + 4 * WORDS <= bytes.len() <= i32::MAX`.
+/// `width <= 64`; `4 * WORDS <= bytes.len() <= i32::MAX`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[inline]
 unsafe fn load_avx2<const WORDS: usize>(
     registers: &mut [Row],
     width: usize,
     address_register: usize,
     dst: usize,
     bytes: &[u8],
-) {
+) -> Option<usize> {
     use std::arch::x86_64::*;
     let stride = 4 * WORDS as i32;
+    // The highest address at which an access fits (the caller made sure one fits at 0).
+    let limit = (bytes.len() - 4 * WORDS) as u32;
+    let limit_everywhere = _mm256_set1_epi32(limit as i32);
     let steps = _mm256_setr_epi32(
         0,
         stride,
@@ -166,8 +193,8 @@ unsafe fn load_avx2<const WORDS: usize>(
     let rows = registers.as_mut_ptr();
     // SAFETY (all pointer arithmetic below): rows `address_register` and `dst .. dst + WORDS`
     // exist, lanes `first .. first + 8 <= width <= 64` lie inside a row, and every memory read is
-    // in bounds: a uniform block reads lane `first`'s own access; a consecutive block checks its
-    // whole range first; gathers read each lane's own access.
+    // checked first: a uniform block checks lane `first`'s own access, a consecutive block its
+    // whole range, a gathered block every lane's access, a lane of the tail its own access.
     let addresses = unsafe { rows.add(address_register) as *const u32 };
     let row = |word: usize| unsafe { rows.add(dst + word) as *mut u32 };
     let memory = bytes.as_ptr();
@@ -178,6 +205,9 @@ unsafe fn load_avx2<const WORDS: usize>(
         let base_everywhere = _mm256_set1_epi32(base as i32);
         let all = |test: __m256i| _mm256_movemask_epi8(test) == -1;
         if all(_mm256_cmpeq_epi32(lanes, base_everywhere)) {
+            if base > limit {
+                return Some(first);
+            }
             for word in 0..WORDS {
                 let value = unsafe {
                     (memory.add(base as usize + 4 * word) as *const u32).read_unaligned()
@@ -191,7 +221,8 @@ unsafe fn load_avx2<const WORDS: usize>(
             lanes,
             _mm256_add_epi32(base_everywhere, steps),
         ));
-        // Checked, not assumed: a block whose addresses wrap around 2^32 is "consecutive" too.
+        // A block whose addresses wrap around 2^32 is "consecutive" too; its range does not fit
+        // and it goes on to the gather's check.
         if consecutive && base as usize + 32 * WORDS <= bytes.len() {
             let source = unsafe { memory.add(base as usize) as *const __m256i };
             let read = |i: usize| unsafe { _mm256_loadu_si256(source.add(i)) };
@@ -225,6 +256,13 @@ unsafe fn load_avx2<const WORDS: usize>(
             }
             continue;
         }
+        // Every lane at most `limit`: the unsigned maximum with it is `limit` everywhere.
+        if !all(_mm256_cmpeq_epi32(
+            _mm256_max_epu32(lanes, limit_everywhere),
+            limit_everywhere,
+        )) {
+            return Some(first);
+        }
         for word in 0..WORDS {
             let words = unsafe { memory.add(4 * word) as *const i32 };
             let values = unsafe { _mm256_i32gather_epi32::<1>(words, lanes) };
@@ -232,10 +270,15 @@ unsafe fn load_avx2<const WORDS: usize>(
         }
     }
     for lane in blocks..width {
-        let address = unsafe { *addresses.add(lane) } as usize;
+        let address = unsafe { *addresses.add(lane) };
+        if address > limit {
+            return Some(lane);
+        }
+        let address = address as usize;
         for word in 0..WORDS {
             let value = unsafe { (memory.add(address + 4 * word) as *const u32).read_unaligned() };
             unsafe { *row(word).add(lane) = value };
         }
     }
+    None
 }

@@ -4,6 +4,7 @@
 //! active, compute-then-blend otherwise. Lanes outside the mask are never written (shuffles may
 //! read them later, and must see what wave-emu would).
 
+use super::lane_bits;
 use super::wave::{lanes_mask, Wave};
 use crate::instr::{flags, Instr};
 
@@ -306,14 +307,17 @@ fn fma_rows_without_nan(
 /// Sets predicate `p` to `test(lane)` on the lanes in `mask`, leaving the others unchanged.
 #[inline(always)]
 pub fn set_predicate(wave: &mut Wave, p: u8, mask: u64, test: impl Fn(usize) -> bool) {
-    let mut bits = 0u64;
-    for lane in 0..MAX_LANES {
-        bits |= (test(lane) as u64) << lane;
-    }
+    let bits = if wave.width <= 32 {
+        flag_bits::<32>(test)
+    } else {
+        flag_bits::<MAX_LANES>(test)
+    };
     let slot = &mut wave.predicates[p as usize & 3];
     *slot = (*slot & !mask) | (bits & mask);
 }
 
+/// A compare into predicate `dst` on the lanes of `mask`. Lanes beyond the width are computed
+/// too (a constant trip count vectorises) but masked off.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn compare(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> bool) {
@@ -321,13 +325,25 @@ pub fn compare(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -
     let a: &Row = source_row!(wave, instr, a, flags::A_IMM, a);
     let b;
     let b: &Row = source_row!(wave, instr, b, flags::B_IMM, b);
-    let lanes = if wave.width <= 32 { 32 } else { MAX_LANES };
-    let mut bits = 0u64;
-    for lane in 0..lanes {
-        bits |= (f(a[lane], b[lane]) as u64) << lane;
-    }
+    let test = |lane: usize| f(a[lane], b[lane]);
+    let bits = if wave.width <= 32 {
+        flag_bits::<32>(test)
+    } else {
+        flag_bits::<MAX_LANES>(test)
+    };
     let slot = &mut wave.predicates[instr.dst as usize & 3];
     *slot = (*slot & !mask) | (bits & mask);
+}
+
+/// `test` of lanes `0..N` as a lane mask: one flag word per lane first (vector compares), then
+/// packed (see `lane_bits`).
+#[inline(always)]
+fn flag_bits<const N: usize>(test: impl Fn(usize) -> bool) -> u64 {
+    let mut flags = [0u32; N];
+    for (lane, flag) in flags.iter_mut().enumerate() {
+        *flag = if test(lane) { u32::MAX } else { 0 };
+    }
+    lane_bits::pack(&flags)
 }
 
 /// A register pair (`r`, `r + 1`) of one lane as a u64, low word first.

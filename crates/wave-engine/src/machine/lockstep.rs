@@ -13,6 +13,7 @@ use super::control;
 use super::event::EventSink;
 use super::exec::{self, Env, Fault};
 use super::frame::FrameKind;
+use super::full_rows;
 use super::lanes;
 use super::stats::PcStats;
 use super::wave::Wave;
@@ -65,6 +66,22 @@ pub(super) fn run_lockstep(
     };
     let mut pc = first.pc as usize;
     let mut rounds = 0;
+    // Whether every wave is a full 32- or 64-lane wave (the register-only fast path's condition).
+    let full_width = |waves: &[Wave]| {
+        let width = waves.first().map_or(0, |wave| wave.width);
+        let registers = waves.first().map_or(0, |wave| wave.registers.len());
+        let full = waves.iter().all(|wave| {
+            wave.width == width
+                && wave.active == super::wave::lanes_mask(width)
+                && wave.registers.len() == registers
+        });
+        if full {
+            width
+        } else {
+            0
+        }
+    };
+    let mut full = full_width(waves);
     while rounds < max_rounds {
         if rounds > 0 && !breakpoints.is_empty() && at_breakpoint(pc) {
             break;
@@ -118,6 +135,7 @@ pub(super) fn run_lockstep(
                 for wave in waves.iter_mut() {
                     control::exec_endloop(wave, pc as u32, events);
                 }
+                full = full_width(waves);
                 record(per_pc, pc);
                 rounds += 1;
                 // Every wave went back to the same loop's body.
@@ -125,17 +143,20 @@ pub(super) fn run_lockstep(
                 debug_assert!(waves.iter().all(|w| w.pc as usize == pc));
                 continue;
             }
+            // Register-only on full waves: whole rows, operands checked once for the group.
+            // SAFETY: `full` is 32 or 64 only when every wave is that wide with every lane active
+            // and all have the same register count (`full_width`).
+            _ if full == 32 && unsafe { full_rows::step::<32>(waves, instr) } => {}
+            _ if full == 64 && unsafe { full_rows::step::<64>(waves, instr) } => {}
             // Register-only: `step_group` runs it (one dispatch) and says so.
             _ if exec::step_group(waves, instr, env) => {}
             op if exec::keeps_lockstep(op) => {
                 // A load or a store.
-                for (member, wave) in waves.iter_mut().enumerate() {
-                    if let Err(fault) = exec::step_load_or_store(wave, instr, env) {
-                        return Stretch {
-                            rounds,
-                            fault: Some((pc as u32, member, fault)),
-                        };
-                    }
+                if let Err((member, fault)) = exec::load_or_store_each(waves, instr, env) {
+                    return Stretch {
+                        rounds,
+                        fault: Some((pc as u32, member, fault)),
+                    };
                 }
             }
             _ => break,

@@ -89,19 +89,31 @@ pub fn load(
     Ok(())
 }
 
-/// Whether every lane's access of `width` bytes fits in `len` bytes of memory: the maximum address
-/// over the first 32 (or 64) lanes — a constant count, so the loop vectorises — plus the width, in
-/// u64 (a u32 address plus 16 overflows a 32-bit `usize` on wasm). Lanes beyond the wave's width
-/// may hold stale values; they can only make this answer `false`, which sends the access down the
-/// checked path.
+/// Whether every lane's access of `width` bytes fits in `len` bytes of memory: every address at
+/// most `len - width`. The test ors each address's excess over that limit (a saturating
+/// subtraction) over the first 32 (or 64) lanes — a constant count, no horizontal reduction, so it
+/// compiles to a few independent vector instructions. Lanes beyond the wave's width may hold
+/// stale values; they can only make this answer `false`, which sends the access down the checked
+/// path.
 #[inline(always)]
 fn all_lanes_fit(wave: &Wave, addresses: &Row, width: u32, len: usize) -> bool {
-    let lanes = if wave.width <= 32 { 32 } else { MAX_LANES };
-    let mut highest = 0;
-    for &address in &addresses[..lanes] {
-        highest = highest.max(address);
+    let Some(limit) = (len as u64).checked_sub(width as u64) else {
+        return false;
+    };
+    // Every u32 address is at most u32::MAX, so a larger limit means "anything fits".
+    let limit = limit.min(u32::MAX as u64) as u32;
+    #[inline(always)]
+    fn excess<const N: usize>(addresses: &[u32], limit: u32) -> u32 {
+        addresses[..N]
+            .iter()
+            .fold(0, |over, &address| over | address.saturating_sub(limit))
     }
-    highest as u64 + width as u64 <= len as u64
+    let over = if wave.width <= 32 {
+        excess::<32>(addresses, limit)
+    } else {
+        excess::<MAX_LANES>(addresses, limit)
+    };
+    over == 0
 }
 
 /// The lanes of `mask` below `lane`: those a load wrote before `lane` faulted (loads go lane by
@@ -112,11 +124,11 @@ fn lanes_before(mask: u64, lane: usize) -> u64 {
 }
 
 /// A 32-, 64- or 128-bit load (`WORDS` = 1, 2 or 4) into consecutive registers, low word first,
-/// lane by lane. When every lane is active and the whole wave's accesses fit, the lanes are
-/// gathered without further checks; otherwise each lane's whole access is checked before any of
-/// its words is written, a fault names the first lane out of bounds, and the lanes before it keep
-/// what they loaded. `None` when the registers would run past the register file (the caller takes
-/// the general path, which reports it).
+/// lane by lane: each lane's whole access is checked before any of its words is written, a fault
+/// names the first lane out of bounds, and the lanes before it keep what they loaded. When every
+/// lane is active the wave goes through `full_wave_load` first, which checks whole blocks of
+/// lanes at a time and hands back the first lane it could not vouch for; the checked loop below
+/// goes on from there. Registers past the register file take the general path, which reports them.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn load_words<const WORDS: usize>(
@@ -126,35 +138,33 @@ pub fn load_words<const WORDS: usize>(
     memory: &Memory,
     space: MemorySpace,
     avx2: bool,
-) -> Option<Result<(), LaneFault>> {
+) -> Result<(), LaneFault> {
     if instr.dst as usize + WORDS > wave.registers.len() {
-        return None;
+        return load(wave, instr, mask, memory, space);
     }
     let bytes = memory.bytes();
-    if mask == lanes_mask(wave.width)
-        && all_lanes_fit(
-            wave,
-            &wave.registers[instr.a as usize],
-            4 * WORDS as u32,
-            bytes.len(),
-        )
-    {
-        full_wave_load::load::<WORDS>(wave, instr.a as usize, instr.dst as usize, bytes, avx2);
-        return Some(Ok(()));
+    let mut todo = mask;
+    if mask == lanes_mask(wave.width) {
+        let address_register = instr.a as usize;
+        match full_wave_load::load::<WORDS>(wave, address_register, instr.dst as usize, bytes, avx2)
+        {
+            None => return Ok(()),
+            // The lanes below `first` are loaded; they only wrote their own lanes, so the
+            // addresses from `first` on are still the ones the instruction read.
+            Some(first) => todo &= !lanes_before(mask, first),
+        }
     }
-    // Some lane inactive or out of bounds: lane by lane, each whole access checked before any
-    // of its words is written.
     let addresses = &wave.registers[instr.a as usize];
     let mut rows = [[0u32; MAX_LANES]; WORDS];
-    let (mut written, mut result) = (mask, Ok(()));
-    for lane in each_lane(mask) {
+    let (mut written, mut result) = (todo, Ok(()));
+    for lane in each_lane(todo) {
         let address = addresses[lane];
         let start = address as usize;
         let chunk = start
             .checked_add(4 * WORDS)
             .and_then(|end| bytes.get(start..end));
         let Some(chunk) = chunk else {
-            written = lanes_before(mask, lane);
+            written = lanes_before(todo, lane);
             let width = 4 * WORDS as u32;
             result = Err(fault(space, lane, OutOfBounds { address, width }));
             break;
@@ -166,7 +176,7 @@ pub fn load_words<const WORDS: usize>(
     for (offset, row) in rows.iter().enumerate() {
         store_row(wave, instr.dst + offset as u8, written, row);
     }
-    Some(result)
+    result
 }
 
 pub fn store(
@@ -326,3 +336,7 @@ pub fn atomic(
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "load_words_tests.rs"]
+mod load_words_tests;

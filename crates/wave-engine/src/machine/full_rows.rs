@@ -1,0 +1,154 @@
+//! Register-only instructions on a workgroup in lockstep whose waves are all full (every lane of
+//! a 32- or 64-lane wave active) and which have no guard: each destination row is computed whole,
+//! with no mask, and the operand checks (immediates, register numbers) are done once for the
+//! group instead of once per wave. The commonest integer, float and compare instructions only —
+//! the ones loop counters, address arithmetic and loop tests are made of; everything else goes
+//! through the general dispatch (`exec::step_group`).
+//!
+//! Each instruction's per-lane rule is the numeric function the general dispatch uses, so the
+//! two paths compute the same bits; the differential tests and fixtures run both.
+
+use super::lane_bits;
+use super::wave::{Row, Wave};
+use crate::instr::{flags, Guard, Instr, Op};
+use crate::numeric::compare as cmp;
+use crate::numeric::{bitwise, float, int};
+
+/// Runs `instr` on every wave of `waves` (each then moves on) and says so, or returns `false`,
+/// running nothing, when it is not one of this module's instructions or its operands need the
+/// general path.
+///
+/// # Safety
+/// Every wave is `N` lanes wide with all `N` lanes active, and all have the same number of
+/// registers. (The register numbers are checked here against the first wave's count, once; the
+/// rows of the others are then read unchecked: the per-wave bound checks were a fifth of these
+/// instructions' cost.)
+#[inline(always)]
+pub(super) unsafe fn step<const N: usize>(waves: &mut [Wave], instr: &Instr) -> bool {
+    let Some(first) = waves.first() else {
+        return false;
+    };
+    let registers = first.registers.len();
+    let highest = instr.dst.max(instr.a).max(instr.b).max(instr.c) as usize;
+    if instr.guard != Guard::Always
+        || instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) != 0
+        || highest >= registers
+    {
+        return false;
+    }
+    use Op::*;
+    match instr.op {
+        IAdd => binary::<N>(waves, instr, int::iadd),
+        ISub => binary::<N>(waves, instr, int::isub),
+        IMul => binary::<N>(waves, instr, int::imul),
+        IMad => ternary::<N>(waves, instr, int::imad),
+        FAdd => binary::<N>(waves, instr, float::fadd),
+        FSub => binary::<N>(waves, instr, float::fsub),
+        FMul => binary::<N>(waves, instr, float::fmul),
+        And => binary::<N>(waves, instr, bitwise::and),
+        Or => binary::<N>(waves, instr, bitwise::or),
+        Xor => binary::<N>(waves, instr, bitwise::xor),
+        Shl => binary::<N>(waves, instr, bitwise::shl),
+        Shr => binary::<N>(waves, instr, bitwise::shr),
+        Mov => binary::<N>(waves, instr, |a, _| a),
+        IcmpEq => compare::<N>(waves, instr, cmp::icmp_eq),
+        IcmpNe => compare::<N>(waves, instr, cmp::icmp_ne),
+        IcmpLt => compare::<N>(waves, instr, cmp::icmp_lt),
+        IcmpLe => compare::<N>(waves, instr, cmp::icmp_le),
+        IcmpGt => compare::<N>(waves, instr, cmp::icmp_gt),
+        IcmpGe => compare::<N>(waves, instr, cmp::icmp_ge),
+        UcmpLt => compare::<N>(waves, instr, cmp::ucmp_lt),
+        UcmpLe => compare::<N>(waves, instr, cmp::ucmp_le),
+        UcmpGt => compare::<N>(waves, instr, cmp::ucmp_gt),
+        UcmpGe => compare::<N>(waves, instr, cmp::ucmp_ge),
+        _ => return false,
+    }
+    true
+}
+
+/// The first `N` lanes of register `r`'s row (rows are 64 lanes long; `N` is 32 or 64).
+///
+/// # Safety
+/// `r < rows.len()`.
+#[inline(always)]
+unsafe fn lanes<const N: usize>(rows: &[Row], r: usize) -> &[u32; N] {
+    debug_assert!(r < rows.len() && N <= 64);
+    // SAFETY: `r` is in bounds (the caller's promise) and a row holds 64 >= N lanes.
+    unsafe { &*(rows.get_unchecked(r).as_ptr() as *const [u32; N]) }
+}
+
+/// Register `r`'s row, for writing.
+///
+/// # Safety
+/// `r < rows.len()`.
+#[inline(always)]
+unsafe fn row_mut(rows: &mut [Row], r: usize) -> &mut Row {
+    debug_assert!(r < rows.len());
+    // SAFETY: `r` is in bounds (the caller's promise).
+    unsafe { rows.get_unchecked_mut(r) }
+}
+
+#[inline(always)]
+fn binary<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u32) -> u32) {
+    let (a, b, dst) = (instr.a as usize, instr.b as usize, instr.dst as usize);
+    for wave in waves {
+        let rows = &mut wave.registers;
+        // SAFETY (here and below): every register number is below the first wave's register
+        // count (checked in `step`), which every wave shares (`step`'s caller's promise).
+        let (a, b) = unsafe { (lanes::<N>(rows, a), lanes::<N>(rows, b)) };
+        // Computed whole before the store: the destination may be an operand.
+        let mut computed = [0u32; N];
+        for (lane, slot) in computed.iter_mut().enumerate() {
+            *slot = f(a[lane], b[lane]);
+        }
+        let dst_row = unsafe { row_mut(rows, dst) };
+        dst_row[..N].copy_from_slice(&computed);
+        wave.pc += 1;
+    }
+}
+
+#[inline(always)]
+fn ternary<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u32, u32) -> u32) {
+    let (a, b, c, dst) = (
+        instr.a as usize,
+        instr.b as usize,
+        instr.c as usize,
+        instr.dst as usize,
+    );
+    for wave in waves {
+        let rows = &mut wave.registers;
+        let (a, b, c) = unsafe {
+            (
+                lanes::<N>(rows, a),
+                lanes::<N>(rows, b),
+                lanes::<N>(rows, c),
+            )
+        };
+        let mut computed = [0u32; N];
+        for (lane, slot) in computed.iter_mut().enumerate() {
+            *slot = f(a[lane], b[lane], c[lane]);
+        }
+        let dst_row = unsafe { row_mut(rows, dst) };
+        dst_row[..N].copy_from_slice(&computed);
+        wave.pc += 1;
+    }
+}
+
+/// A compare: with every lane active, the predicate's `N` lane bits become the results (the bits
+/// above a 32-lane wave's width keep what they held, as in the general path).
+#[inline(always)]
+fn compare<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u32) -> bool) {
+    let (a, b, p) = (instr.a as usize, instr.b as usize, instr.dst as usize & 3);
+    for wave in waves {
+        let rows = &wave.registers;
+        let (a, b) = unsafe { (lanes::<N>(rows, a), lanes::<N>(rows, b)) };
+        let mut results = [0u32; N];
+        for (lane, result) in results.iter_mut().enumerate() {
+            *result = if f(a[lane], b[lane]) { u32::MAX } else { 0 };
+        }
+        let lanes = u64::MAX >> (64 - N);
+        let slot = &mut wave.predicates[p];
+        *slot = (*slot & !lanes) | lane_bits::pack(&results);
+        wave.pc += 1;
+    }
+}
