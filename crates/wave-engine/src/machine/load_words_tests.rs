@@ -98,11 +98,23 @@ fn addresses(words: usize) -> impl Strategy<Value = (u32, Vec<u32>, usize)> {
     )
 }
 
+/// Whether the AVX2 path can run here (it exists on x86-64 only).
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 fn both_paths<const WORDS: usize>(
     (width, lanes, memory_len): (u32, Vec<u32>, usize),
     dst: u8,
 ) -> Result<(), TestCaseError> {
-    let avx2 = cfg!(target_arch = "x86_64") && std::is_x86_feature_detected!("avx2");
+    let avx2 = has_avx2();
     run::<WORDS>(width, &lanes, dst, memory_len, false)?;
     run::<WORDS>(width, &lanes, dst, memory_len, avx2)
 }
@@ -128,7 +140,7 @@ proptest! {
 
 #[test]
 fn a_memory_smaller_than_one_access_faults_at_lane_zero() {
-    let avx2 = cfg!(target_arch = "x86_64") && std::is_x86_feature_detected!("avx2");
+    let avx2 = has_avx2();
     for path in [false, avx2] {
         let memory = Memory::from_bytes(vec![1, 2, 3, 4, 5, 6, 7]);
         let mut wave = Wave::new(0, 32, 32, REGISTERS);

@@ -337,6 +337,7 @@ pub fn atomic(
     Ok(())
 }
 
-#[cfg(test)]
+// proptest is a native-only dev-dependency.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 #[path = "load_words_tests.rs"]
 mod load_words_tests;
