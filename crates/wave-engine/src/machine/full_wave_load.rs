@@ -128,7 +128,11 @@ fn load_block_by_pattern<const WORDS: usize>(
     });
     let start = base as usize;
     if uniform {
-        let Some(chunk) = bytes.get(start..start + 4 * WORDS) else {
+        // `checked_add`: on wasm32 an address near 2^32 overflows `usize`.
+        let Some(chunk) = start
+            .checked_add(4 * WORDS)
+            .and_then(|end| bytes.get(start..end))
+        else {
             return false;
         };
         for (word, value) in chunk.chunks_exact(4).enumerate() {
@@ -138,8 +142,12 @@ fn load_block_by_pattern<const WORDS: usize>(
         }
         true
     } else if consecutive {
-        // A wrapped address would make the range run past the memory: `get` declines it.
-        let Some(chunk) = bytes.get(start..start + 32 * WORDS) else {
+        // A wrapped address would make the range run past the memory: `get` declines it
+        // (and `checked_add` an end past `usize` on wasm32).
+        let Some(chunk) = start
+            .checked_add(32 * WORDS)
+            .and_then(|end| bytes.get(start..end))
+        else {
             return false;
         };
         for lane in 0..8 {
