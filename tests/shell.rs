@@ -95,6 +95,14 @@ async fn type_source(root: &web_sys::HtmlElement, source: &str) {
     leptos::task::tick().await;
 }
 
+/// Presses "Step" `times` times, letting the DOM follow each.
+async fn step(root: &web_sys::HtmlElement, times: usize) {
+    for _ in 0..times {
+        button(root, "Step").click();
+        leptos::task::tick().await;
+    }
+}
+
 async fn sleep(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         web_sys::window()
@@ -129,10 +137,7 @@ async fn lanes_have_one_cell_per_lane_and_step_changes_status_and_labels() {
     assert!(labels.iter().all(|l| l.ends_with(": active")), "{labels:?}");
     assert_eq!(status(root), "ready");
     // Step through the default kernel until the `if` splits the lanes.
-    for _ in 0..6 {
-        button(root, "Step").click();
-        leptos::task::tick().await;
-    }
+    step(root, 6).await;
     assert!(
         status(root).starts_with("paused at line"),
         "{}",
@@ -431,10 +436,7 @@ async fn lanes_show_their_state_by_class_and_the_hovered_lane_its_reason() {
     let page = mount().await;
     let root = &page.root;
     // Step the default kernel until the `if` splits the lanes.
-    for _ in 0..6 {
-        button(root, "Step").click();
-        leptos::task::tick().await;
-    }
+    step(root, 6).await;
     let cells = lanes(root);
     assert_eq!(cells.len(), 8);
     for cell in &cells {
@@ -515,10 +517,7 @@ async fn inactive_lanes_show_colour_and_a_hollow_ring_with_plain_fills() {
     let _style = with_stylesheet();
     let page = mount().await;
     let root = &page.root;
-    for _ in 0..6 {
-        button(root, "Step").click();
-        leptos::task::tick().await;
-    }
+    step(root, 6).await;
     let cells = lanes(root);
     let is_inactive = |cell: &web_sys::Element| {
         cell.get_attribute("aria-label")

@@ -38,19 +38,19 @@ pub(super) unsafe fn step<const N: usize>(waves: &mut [Wave], instr: &Instr) -> 
     }
     use Op::*;
     match instr.op {
-        IAdd => binary::<N>(waves, instr, int::iadd),
-        ISub => binary::<N>(waves, instr, int::isub),
-        IMul => binary::<N>(waves, instr, int::imul),
-        IMad => ternary::<N>(waves, instr, int::imad),
-        FAdd => binary::<N>(waves, instr, float::fadd),
-        FSub => binary::<N>(waves, instr, float::fsub),
-        FMul => binary::<N>(waves, instr, float::fmul),
-        And => binary::<N>(waves, instr, bitwise::and),
-        Or => binary::<N>(waves, instr, bitwise::or),
-        Xor => binary::<N>(waves, instr, bitwise::xor),
-        Shl => binary::<N>(waves, instr, bitwise::shl),
-        Shr => binary::<N>(waves, instr, bitwise::shr),
-        Mov => binary::<N>(waves, instr, |a, _| a),
+        IAdd => map_rows::<N>(waves, instr, |a, b, _| int::iadd(a, b)),
+        ISub => map_rows::<N>(waves, instr, |a, b, _| int::isub(a, b)),
+        IMul => map_rows::<N>(waves, instr, |a, b, _| int::imul(a, b)),
+        IMad => map_rows::<N>(waves, instr, int::imad),
+        FAdd => map_rows::<N>(waves, instr, |a, b, _| float::fadd(a, b)),
+        FSub => map_rows::<N>(waves, instr, |a, b, _| float::fsub(a, b)),
+        FMul => map_rows::<N>(waves, instr, |a, b, _| float::fmul(a, b)),
+        And => map_rows::<N>(waves, instr, |a, b, _| bitwise::and(a, b)),
+        Or => map_rows::<N>(waves, instr, |a, b, _| bitwise::or(a, b)),
+        Xor => map_rows::<N>(waves, instr, |a, b, _| bitwise::xor(a, b)),
+        Shl => map_rows::<N>(waves, instr, |a, b, _| bitwise::shl(a, b)),
+        Shr => map_rows::<N>(waves, instr, |a, b, _| bitwise::shr(a, b)),
+        Mov => map_rows::<N>(waves, instr, |a, _, _| a),
         IcmpEq => compare::<N>(waves, instr, cmp::icmp_eq),
         IcmpNe => compare::<N>(waves, instr, cmp::icmp_ne),
         IcmpLt => compare::<N>(waves, instr, cmp::icmp_lt),
@@ -88,27 +88,11 @@ unsafe fn row_mut(rows: &mut [Row], r: usize) -> &mut Row {
     unsafe { rows.get_unchecked_mut(r) }
 }
 
+/// `f` of operand rows `a`, `b` and `c`, lane by lane, into `dst` on every wave. Binary and
+/// unary instructions ignore the operands they do not have (their unused fields are register 0,
+/// inside the file); the compiler drops the reads whose values go unused.
 #[inline(always)]
-fn binary<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u32) -> u32) {
-    let (a, b, dst) = (instr.a as usize, instr.b as usize, instr.dst as usize);
-    for wave in waves {
-        let rows = &mut wave.registers;
-        // SAFETY (here and below): every register number is below the first wave's register
-        // count (checked in `step`), which every wave shares (`step`'s caller's promise).
-        let (a, b) = unsafe { (lanes::<N>(rows, a), lanes::<N>(rows, b)) };
-        // Computed whole before the store: the destination may be an operand.
-        let mut computed = [0u32; N];
-        for (lane, slot) in computed.iter_mut().enumerate() {
-            *slot = f(a[lane], b[lane]);
-        }
-        let dst_row = unsafe { row_mut(rows, dst) };
-        dst_row[..N].copy_from_slice(&computed);
-        wave.pc += 1;
-    }
-}
-
-#[inline(always)]
-fn ternary<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u32, u32) -> u32) {
+fn map_rows<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u32, u32) -> u32) {
     let (a, b, c, dst) = (
         instr.a as usize,
         instr.b as usize,
@@ -117,6 +101,8 @@ fn ternary<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u3
     );
     for wave in waves {
         let rows = &mut wave.registers;
+        // SAFETY (here and below): every register number is below the first wave's register
+        // count (checked in `step`), which every wave shares (`step`'s caller's promise).
         let (a, b, c) = unsafe {
             (
                 lanes::<N>(rows, a),
@@ -124,6 +110,7 @@ fn ternary<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u3
                 lanes::<N>(rows, c),
             )
         };
+        // Computed whole before the store: the destination may be an operand.
         let mut computed = [0u32; N];
         for (lane, slot) in computed.iter_mut().enumerate() {
             *slot = f(a[lane], b[lane], c[lane]);

@@ -16,6 +16,7 @@
 //! because a block's addresses are read before any of its lanes is written, and a block writes
 //! only its own lanes.
 
+use super::memory::bytes_at;
 use super::wave::{Row, Wave};
 
 /// Loads every lane `0..wave.width` of register `address_register`'s addresses into registers
@@ -65,11 +66,7 @@ fn load_lane<const WORDS: usize>(
     dst: usize,
     lane: usize,
 ) -> bool {
-    let start = address as usize;
-    let Some(chunk) = start
-        .checked_add(4 * WORDS)
-        .and_then(|end| bytes.get(start..end))
-    else {
+    let Some(chunk) = bytes_at(bytes, address, 4 * WORDS) else {
         return false;
     };
     for (word, value) in chunk.chunks_exact(4).enumerate() {
@@ -107,6 +104,7 @@ fn load_portable<const WORDS: usize>(
     }
     None
 }
+
 /// Loads the eight lanes from `first` when their addresses `block` are uniform or consecutive;
 /// returns `false`, loading nothing, for any other pattern.
 #[inline(always)]
@@ -126,13 +124,8 @@ fn load_block_by_pattern<const WORDS: usize>(
     let consecutive = (0..8).fold(true, |all, lane| {
         all & (block[lane] == base.wrapping_add(lane as u32 * stride))
     });
-    let start = base as usize;
     if uniform {
-        // `checked_add`: on wasm32 an address near 2^32 overflows `usize`.
-        let Some(chunk) = start
-            .checked_add(4 * WORDS)
-            .and_then(|end| bytes.get(start..end))
-        else {
+        let Some(chunk) = bytes_at(bytes, base, 4 * WORDS) else {
             return false;
         };
         for (word, value) in chunk.chunks_exact(4).enumerate() {
@@ -142,12 +135,8 @@ fn load_block_by_pattern<const WORDS: usize>(
         }
         true
     } else if consecutive {
-        // A wrapped address would make the range run past the memory: `get` declines it
-        // (and `checked_add` an end past `usize` on wasm32).
-        let Some(chunk) = start
-            .checked_add(32 * WORDS)
-            .and_then(|end| bytes.get(start..end))
-        else {
+        // A wrapped address would make the range run past the memory: `bytes_at` declines it.
+        let Some(chunk) = bytes_at(bytes, base, 32 * WORDS) else {
             return false;
         };
         for lane in 0..8 {

@@ -66,7 +66,9 @@ pub(super) fn run_lockstep(
     };
     let mut pc = first.pc as usize;
     let mut rounds = 0;
-    // Whether every wave is a full 32- or 64-lane wave (the register-only fast path's condition).
+    // The width when every wave is a full wave of one width with one register count (the
+    // condition of `full_rows`), else 0. A stretch keeps the waves' lanes; it is worked out again
+    // after each `endloop` anyway, the one place a stretch hands lanes back.
     let full_width = |waves: &[Wave]| {
         let width = waves.first().map_or(0, |wave| wave.width);
         let registers = waves.first().map_or(0, |wave| wave.registers.len());
@@ -81,7 +83,7 @@ pub(super) fn run_lockstep(
             0
         }
     };
-    let mut full = full_width(waves);
+    let mut full_lanes = full_width(waves);
     while rounds < max_rounds {
         if rounds > 0 && !breakpoints.is_empty() && at_breakpoint(pc) {
             break;
@@ -135,7 +137,7 @@ pub(super) fn run_lockstep(
                 for wave in waves.iter_mut() {
                     control::exec_endloop(wave, pc as u32, events);
                 }
-                full = full_width(waves);
+                full_lanes = full_width(waves);
                 record(per_pc, pc);
                 rounds += 1;
                 // Every wave went back to the same loop's body.
@@ -144,10 +146,10 @@ pub(super) fn run_lockstep(
                 continue;
             }
             // Register-only on full waves: whole rows, operands checked once for the group.
-            // SAFETY: `full` is 32 or 64 only when every wave is that wide with every lane active
+            // SAFETY: `full_lanes` is 32 or 64 only when every wave is that wide with every lane active
             // and all have the same register count (`full_width`).
-            _ if full == 32 && unsafe { full_rows::step::<32>(waves, instr) } => {}
-            _ if full == 64 && unsafe { full_rows::step::<64>(waves, instr) } => {}
+            _ if full_lanes == 32 && unsafe { full_rows::step::<32>(waves, instr) } => {}
+            _ if full_lanes == 64 && unsafe { full_rows::step::<64>(waves, instr) } => {}
             // Register-only: `step_group` runs it (one dispatch) and says so.
             _ if exec::step_group(waves, instr, env) => {}
             op if exec::keeps_lockstep(op) => {

@@ -13,6 +13,14 @@ pub struct OutOfBounds {
     pub width: u32,
 }
 
+/// The `width` bytes at `address` in `bytes`, or `None` when they do not all fit. The end is
+/// computed without overflow: `usize` is 32 bits on wasm32, where `address + width` can pass it.
+#[inline(always)]
+pub fn bytes_at(bytes: &[u8], address: u32, width: usize) -> Option<&[u8]> {
+    let start = address as usize;
+    bytes.get(start..start.checked_add(width)?)
+}
+
 impl Memory {
     pub fn zeroed(size: u32) -> Self {
         Memory {

@@ -2,7 +2,7 @@
 
 use super::full_wave_load;
 use super::lanes::{each_lane, src_a, src_b, src_c, store_row, Row, MAX_LANES};
-use super::memory::{Memory, OutOfBounds};
+use super::memory::{bytes_at, Memory, OutOfBounds};
 use super::trap::{MemorySpace, TrapKind};
 use super::wave::lanes_mask;
 use super::wave::Wave;
@@ -159,11 +159,7 @@ pub fn load_words<const WORDS: usize>(
     let (mut written, mut result) = (todo, Ok(()));
     for lane in each_lane(todo) {
         let address = addresses[lane];
-        let start = address as usize;
-        let chunk = start
-            .checked_add(4 * WORDS)
-            .and_then(|end| bytes.get(start..end));
-        let Some(chunk) = chunk else {
+        let Some(chunk) = bytes_at(bytes, address, 4 * WORDS) else {
             written = lanes_before(todo, lane);
             let width = 4 * WORDS as u32;
             result = Err(fault(space, lane, OutOfBounds { address, width }));
