@@ -623,3 +623,49 @@ async fn the_selected_lane_detail_updates_its_items_in_place() {
     assert!(!r0.class_list().contains("changed"));
     assert!(text(&one(root, "[aria-label='Selected lane']")).starts_with("Lane 1"));
 }
+
+/// The divergence stack keeps the height of its deepest state since the machine started over,
+/// so the registers below it stay in place when a frame is popped (a moved view is repainted
+/// and re-rastered whole); a reset gives the room back.
+#[wasm_bindgen_test]
+async fn the_registers_stay_in_place_when_the_stack_pops_until_a_reset() {
+    let _style = with_stylesheet();
+    let page = mount().await;
+    let root = &page.root;
+    let registers_top = || {
+        one(root, ".registers-view")
+            .get_bounding_client_rect()
+            .top()
+    };
+    let depth = || all(root, "[aria-label='Divergence stack'] > [role=listitem]").len();
+    // The held height is set after a layout (by a ResizeObserver): give each step a frame.
+    sleep(50).await;
+    let at_start = registers_top();
+    let mut seen = Vec::new();
+    for _ in 0..12 {
+        step(root, 1).await;
+        sleep(50).await;
+        seen.push((depth(), registers_top()));
+    }
+    let pushed = seen
+        .iter()
+        .position(|(depth, _)| *depth == 1)
+        .unwrap_or_else(|| panic!("the if pushes a frame: {seen:?}"));
+    let popped = seen[pushed..]
+        .iter()
+        .position(|(depth, _)| *depth == 0)
+        .unwrap_or_else(|| panic!("the endif pops it: {seen:?}"));
+    assert!(
+        seen[pushed].1 > at_start,
+        "a push moves them once: {seen:?}"
+    );
+    assert!(
+        seen[pushed..].iter().all(|(_, top)| *top == seen[pushed].1),
+        "the pop at step {} moved them: {seen:?}",
+        pushed + popped + 1
+    );
+    button(root, "Reset").click();
+    leptos::task::tick().await;
+    sleep(50).await;
+    assert_eq!(registers_top(), at_start, "a reset gives the room back");
+}

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use super::examples::CheckReport;
+use super::held_height::HeldHeight;
 use super::{target_value, use_ctx, Ctx};
 use crate::session::RunState;
 
@@ -65,6 +66,7 @@ pub fn Controls() -> impl IntoView {
     let selection = Memo::new(move |_| ctx.with(|s| s.selection()));
     let selection = move || selection.get();
     let steps = move || ctx.with(|s| s.step_count());
+    let room_epoch = Memo::new(move |_| ctx.with(|s| s.room_epoch()));
 
     view! {
         <div class="controls" role="toolbar" aria-label="Run controls">
@@ -195,13 +197,17 @@ pub fn Controls() -> impl IntoView {
             {status}
         </p>
         <CheckReport />
-        <ul class="events" aria-label="What the last step did">
-            {move || {
-                ctx.with(|s| s.last_events())
-                    .into_iter()
-                    .map(|e| view! { <li class=format!("event event-{}", e.kind)>{e.text}</li> })
-                    .collect_view()
-            }}
-        </ul>
+        // Keeps the height of the longest list since the machine started over: a step with
+        // fewer events does not move the views below (see `session::held_room`).
+        <HeldHeight epoch=room_epoch class="events-room">
+            <ul class="events" aria-label="What the last step did">
+                {move || {
+                    ctx.with(|s| s.last_events())
+                        .into_iter()
+                        .map(|e| view! { <li class=format!("event event-{}", e.kind)>{e.text}</li> })
+                        .collect_view()
+                }}
+            </ul>
+        </HeldHeight>
     }
 }

@@ -7,6 +7,7 @@ pub mod controls;
 pub mod editor;
 pub mod examples;
 pub mod header;
+pub mod held_height;
 pub mod help;
 pub mod lanes;
 pub mod memory;

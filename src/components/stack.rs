@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
+use super::held_height::HeldHeight;
 use super::{now_ms, use_ctx, HeldNote, LaneStrip};
 use crate::session::FrameView;
 
@@ -191,6 +192,7 @@ pub fn Stack() -> impl IntoView {
     let ctx = use_ctx();
     let frames_memo = Memo::new(move |previous| ctx.settled(previous, |s| s.stack()));
     let frames = move || frames_memo.get();
+    let room_epoch = Memo::new(move |_| ctx.with(|s| s.room_epoch()));
     let items = RwSignal::new(Vec::<Item>::new());
     // The live frames whose element plays the enter animation (those the last change pushed,
     // when it animated): a frame leaves this list, and so stops animating, at the next change.
@@ -248,6 +250,9 @@ pub fn Stack() -> impl IntoView {
                 <span class="view-note">{move || format!("depth {}", frames().len())}</span>
                 <HeldNote />
             </h3>
+            // Keeps the height of the deepest stack shown since the machine started over, so that
+            // pops do not move the registers below (see `session::held_room`).
+            <HeldHeight epoch=room_epoch class="stack-room">
             <ol class="stack" role="list" aria-label="Divergence stack">
                 <For each=move || items.get() key=Item::key let:item>
                     {match item {
@@ -293,6 +298,7 @@ pub fn Stack() -> impl IntoView {
             <Show when=move || frames().is_empty() && ctx.with(|s| s.wave_width() > 0)>
                 <p class="empty-note">"No frame: every present lane runs together."</p>
             </Show>
+            </HeldHeight>
         </section>
     }
 }

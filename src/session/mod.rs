@@ -6,6 +6,7 @@ mod check;
 mod commands;
 mod events;
 mod form;
+mod held_room;
 mod lanes;
 mod memory_init;
 mod memory_view;
@@ -31,6 +32,7 @@ pub use events::EventView;
 pub use form::{
     ConfigForm, ElemType, Field, FormErrors, RegionField, RegionForm, RegionKind, ValidLaunch,
 };
+pub use held_room::RoomEpoch;
 pub use lanes::LaneView;
 pub use memory_view::{parse_address, MemoryFormat, MemoryRow, MemorySpaceChoice};
 pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHARS};
@@ -89,6 +91,8 @@ pub struct Session {
     check_report: Option<String>,
     /// The gallery example this work came from, while it still is that example.
     example: Option<ExampleOrigin>,
+    /// How many times [`Session::reset`] has run (see [`RoomEpoch`]).
+    resets: u64,
 }
 
 /// The example a session started from, kept through edits (then marked edited) until the source
@@ -139,6 +143,7 @@ impl Session {
             check_run: None,
             check_report: None,
             example: None,
+            resets: 0,
         };
         session.set_source(source);
         session

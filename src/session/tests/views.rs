@@ -453,3 +453,62 @@ fn register_columns_are_as_wide_as_the_longest_value() {
     let hex = texts(&whole_table(&s, NumberFormat::Hex)[1])[0].clone();
     assert_eq!(hex, "0x0da24260");
 }
+
+#[test]
+fn held_room_lasts_through_steps_and_ends_when_the_view_starts_over() {
+    let mut s = lesson("break-in-if");
+    let start = s.room_epoch();
+    // Through pushes and pops of the divergence stack the room is kept.
+    let mut depths = std::collections::BTreeSet::new();
+    for _ in 0..20 {
+        s.step();
+        depths.insert(s.stack().len());
+        assert_eq!(s.room_epoch(), start, "a step keeps the room");
+    }
+    assert!(depths.len() >= 3, "the stack grew and shrank: {depths:?}");
+    s.reset();
+    let after_reset = s.room_epoch();
+    assert_ne!(after_reset, start, "a reset gives the room back");
+    s.set_source(&format!("{}\n", s.source()));
+    assert_ne!(
+        s.room_epoch(),
+        after_reset,
+        "an edit resets, so it does too"
+    );
+
+    let mut form = s.form().clone();
+    form.wave_width = "4".to_string();
+    let before = s.room_epoch();
+    s.set_form(form);
+    assert_ne!(s.room_epoch(), before, "another wave width");
+
+    let mut s = lesson("barrier-local");
+    let before = s.room_epoch();
+    assert!(s.select_wave(1));
+    assert_ne!(s.room_epoch(), before, "another wave");
+    let before = s.room_epoch();
+    s.select_lane(3);
+    assert_eq!(
+        s.room_epoch(),
+        before,
+        "another lane of the same wave keeps it"
+    );
+}
+
+#[test]
+fn held_room_ends_when_another_workgroup_is_shown() {
+    let form = crate::session::ConfigForm {
+        grid: "2,1,1".to_string(),
+        workgroup: "8,1,1".to_string(),
+        wave_width: "8".to_string(),
+        ..crate::session::ConfigForm::default()
+    };
+    let mut s = Session::new(
+        ".kernel two\n.registers 2\n    mov_sr r0, sr_lane_id\n    halt\n.end\n",
+        form,
+    );
+    assert_eq!(s.workgroup_count(), 2);
+    let before = s.room_epoch();
+    assert_eq!(s.select_workgroup(1), Ok(()));
+    assert_ne!(s.room_epoch(), before);
+}
