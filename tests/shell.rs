@@ -669,3 +669,74 @@ async fn the_registers_stay_in_place_when_the_stack_pops_until_a_reset() {
     sleep(50).await;
     assert_eq!(registers_top(), at_start, "a reset gives the room back");
 }
+
+/// With only the register table's header row on screen (the rows below the machine pane's
+/// edge), the cells wait as they do off screen: the header shows lane numbers, which steps do
+/// not change. The first row scrolled into view brings them up to date.
+#[wasm_bindgen_test]
+async fn the_register_cells_wait_while_only_the_header_row_is_on_screen() {
+    let _unstyle = with_stylesheet();
+    let page = mount().await;
+    let root = &page.root;
+    root.set_attribute(
+        "style",
+        "position: fixed; inset: 0; z-index: 10; background: #fff",
+    )
+    .unwrap();
+    type_source(
+        root,
+        ".kernel k\n.registers 2\n    mov_imm r0, 1\n    mov_imm r1, 5\n    halt\n.end\n",
+    )
+    .await;
+    let body = one(root, ".machine-body");
+    body.set_attribute("style", "overflow-anchor: none")
+        .unwrap();
+    let spacer: web_sys::HtmlElement = document()
+        .create_element("div")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    spacer.set_attribute("style", "height: 3000px").unwrap();
+    body.insert_before(&spacer, Some(&one(root, ".registers-view")))
+        .unwrap();
+    sleep(50).await;
+    // Scroll the pane so that the first row is a few pixels below the edge of what is seen: the
+    // pane's bottom or, when the pane runs past it, the window's.
+    let rows = one(root, "table.registers tbody");
+    let header = one(root, "table.registers thead");
+    let edge = || {
+        let window = web_sys::window().unwrap().inner_height().unwrap();
+        body.get_bounding_client_rect()
+            .bottom()
+            .min(window.as_f64().unwrap())
+    };
+    let rows_below_edge = rows.get_bounding_client_rect().top() - edge();
+    body.set_scroll_top(body.scroll_top() + rows_below_edge.floor() as i32 - 3);
+    sleep(50).await;
+    assert!(
+        header.get_bounding_client_rect().top() < edge(),
+        "the header is on screen"
+    );
+    assert!(
+        rows.get_bounding_client_rect().top() >= edge(),
+        "the rows are not"
+    );
+    let table = one(root, "table.registers");
+    button(root, "Step").click();
+    leptos::task::tick().await;
+    sleep(50).await;
+    leptos::task::tick().await;
+    assert_eq!(table.get_attribute("aria-busy").as_deref(), Some("true"));
+    assert!(
+        register_cells(root, "r0").iter().all(|(t, _)| t == "0"),
+        "{:?}",
+        register_cells(root, "r0")
+    );
+    // One row's height further: the first row is on screen and catches up.
+    body.set_scroll_top(body.scroll_top() + 20);
+    sleep(100).await;
+    leptos::task::tick().await;
+    assert_eq!(table.get_attribute("aria-busy"), None);
+    let r0 = register_cells(root, "r0");
+    assert!(r0.iter().all(|c| *c == ("1".to_string(), true)), "{r0:?}");
+}

@@ -155,6 +155,8 @@ pub fn Registers() -> impl IntoView {
     // Only the rows and lanes in view (and a few beyond) are in the page: a 64-lane wave with
     // many registers would otherwise put thousands of cells into every style, layout and paint.
     let scroller: NodeRef<leptos::html::Div> = NodeRef::new();
+    // The rows, whose cells change as the machine runs (the header row shows lane numbers only).
+    let rows_body: NodeRef<leptos::html::Tbody> = NodeRef::new();
     let viewport = RwSignal::new(Viewport::default());
     let measure = move || {
         // A frame or a scroll event may come after the view is gone.
@@ -187,9 +189,10 @@ pub fn Registers() -> impl IntoView {
     // change of the session updates the cells at once, as before; once it was seen to be off
     // screen (by the check below or the IntersectionObserver), a change only marks the cells
     // `stale`, and the next animation frame, once the step's other changes (a stack frame that
-    // moves the table) are in the page, looks whether any of the table is on screen. If it is,
+    // moves the table) are in the page, looks whether any of the table's rows is on screen (its
+    // header row alone does not count: it shows lane numbers, which steps do not change). If so,
     // the cells catch up in that frame's microtasks, before it is drawn; if not, they wait until
-    // a scroll, a resize or any other change of the layout brings the table into view, and then
+    // a scroll, a resize or any other change of the layout brings the rows into view, and then
     // show the current state (`changed` is the latest step's, as if they had followed every
     // step). Until then the table says it is not up to date (`aria-busy`), for screen readers,
     // which read off-screen content. Looking at every step instead cost more than it saved
@@ -216,14 +219,16 @@ pub fn Registers() -> impl IntoView {
         if stale.try_get_value() != Some(true) {
             return;
         }
-        match scroller.try_get_untracked().flatten() {
+        let table = scroller.try_get_untracked().flatten();
+        let rows = rows_body.try_get_untracked().flatten();
+        match (table, rows) {
             // Hidden (no wave) or laid out as nothing: there are no cells to save.
-            Some(el)
-                if el.client_height() > 0
+            (Some(table), Some(rows))
+                if table.client_height() > 0
                     && !clips
                         .try_update_value(|c| {
-                            let c = c.get_or_insert_with(|| clipping_ancestors(&el));
-                            on_screen(&el, c)
+                            let c = c.get_or_insert_with(|| clipping_ancestors(&rows));
+                            on_screen(&rows, c)
                         })
                         .unwrap_or(true) =>
             {
@@ -288,7 +293,7 @@ pub fn Registers() -> impl IntoView {
     // Anything else that brings the table into view (a stack frame leaving after its
     // animation, the page's layout changing) is caught by an IntersectionObserver, a frame late.
     Effect::new(move |_| {
-        let Some(el) = scroller.get() else {
+        let Some(el) = rows_body.get() else {
             return;
         };
         let seen = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
@@ -438,7 +443,7 @@ pub fn Registers() -> impl IntoView {
                             <th class="gap" aria-hidden="true"></th>
                         </tr>
                     </thead>
-                    <tbody>
+                    <tbody node_ref=rows_body>
                         <tr class="gap-row" aria-hidden="true" hidden=move || above() == 0>
                             <td colspan=span style:--rows=move || above().to_string()></td>
                         </tr>
