@@ -35,7 +35,17 @@
 //          fast as the page answers, like F10 held; the divergence stack animates its frames
 //          only when steps come at least 200 ms apart, so --pause 300 measures the steps that
 //          animate), --height PX (the window's height, default 900; at 700 the register table
-//          is below the machine pane's view on most steps).
+//          is below the machine pane's view on most steps), --input-deferral (see below).
+//
+// Chromium's input deferral: after a key press, Chromium holds back the page's ordinary tasks
+// until a frame has been drawn ("DeferRendererTasksAfterInput"). The task that ends
+// `wave:step-render` is one of them, and on about one frame in ten it waited for the frame after
+// the step's: in Chromium traces of those steps the rendering (style, layout, paint, commit) had
+// ended 3-4 ms after the frame's callback, and the main thread then sat idle for 7-10 ms until
+// the next frame let the task through. That wait is not work of the page, yet it made those
+// steps' "work" look like 13-16 ms. So this script starts Chromium with that feature off, which
+// changes only when the measuring task runs; `--input-deferral` keeps Chromium's default, for
+// comparison.
 import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -47,7 +57,7 @@ import { chromium } from '@playwright/test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-  const options = { runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900 };
+  const options = { runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -67,8 +77,9 @@ function parseArgs(argv) {
       case '--trace': options.trace = value(); break;
       case '--pause': options.pause = Number(value()); break;
       case '--height': options.height = Number(value()); break;
+      case '--input-deferral': options.inputDeferral = true; break;
       case '-h': case '--help':
-        console.log('usage: node scripts/bench-browser.mjs [--build] [--runs N] [--steps N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps] [--trace FILE] [--pause MS] [--height PX]');
+        console.log('usage: node scripts/bench-browser.mjs [--build] [--runs N] [--steps N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps] [--trace FILE] [--pause MS] [--height PX] [--input-deferral]');
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${arg}`);
@@ -408,7 +419,8 @@ function reportGemm(lines, gemm) {
 
 function reportSteps(lines, options, step) {
   const pace = options.pause > 0 ? `a step every ${options.pause} ms or more` : 'each step as soon as the last is drawn';
-  lines.push(`Step with ${options.width} lanes (lesson \`${options.lesson}\`, workgroup ${options.width}, Memory tab open), ${step.dom.length} steps after 5 warm-up steps (${pace}), deepest stack ${step.maxDepth}:`);
+  const deferral = options.inputDeferral ? "Chromium's input deferral on" : "Chromium's input deferral off";
+  lines.push(`Step with ${options.width} lanes (lesson \`${options.lesson}\`, workgroup ${options.width}, Memory tab open, window height ${options.height}, ${deferral}), ${step.dom.length} steps after 5 warm-up steps (${pace}), deepest stack ${step.maxDepth}:`);
   lines.push('');
   lines.push('| per step | median | p95 | max |');
   lines.push('|---|---:|---:|---:|');
@@ -472,7 +484,9 @@ async function main() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+           '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
+           // See "Chromium's input deferral" at the top.
+           ...(options.inputDeferral ? [] : ['--disable-features=DeferRendererTasksAfterInput'])],
   });
   try {
     const context = await browser.newContext({ viewport: { width: 1400, height: options.height } });
