@@ -91,8 +91,8 @@ pub struct Session {
     check_report: Option<String>,
     /// The gallery example this work came from, while it still is that example.
     example: Option<ExampleOrigin>,
-    /// How many times [`Session::reset`] has run (see [`RoomEpoch`]).
-    resets: u64,
+    /// Which start of a machine this is, unique in the page (see [`RoomEpoch`]).
+    machine_start: u64,
 }
 
 /// The example a session started from, kept through edits (then marked edited) until the source
@@ -143,7 +143,7 @@ impl Session {
             check_run: None,
             check_report: None,
             example: None,
-            resets: 0,
+            machine_start: 0,
         };
         session.set_source(source);
         session

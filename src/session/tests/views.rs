@@ -482,6 +482,13 @@ fn held_room_lasts_through_steps_and_ends_when_the_view_starts_over() {
     s.set_form(form);
     assert_ne!(s.room_epoch(), before, "another wave width");
 
+    // Another session (an example opened, a link followed) is a new start too, though it made
+    // as many resets as the one it replaces.
+    assert_ne!(
+        lesson("break-in-if").room_epoch(),
+        lesson("break-in-if").room_epoch()
+    );
+
     let mut s = lesson("barrier-local");
     let before = s.room_epoch();
     assert!(s.select_wave(1));
