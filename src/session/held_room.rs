@@ -2,7 +2,7 @@
 //!
 //! The divergence stack and the list of the last step's events grow and shrink from step to
 //! step. Each shrink moved the registers below them, and a moved view is repainted and
-//! re-rastered whole (in traces of a 64-lane wave, about 1 ms of main-thread paint on the steps
+//! re-rastered whole (in traces of a 64-lane wave, about 0.8 ms of main-thread paint on the steps
 //! that pushed or popped a frame). So those views keep the tallest height they have had
 //! (`components::held_height`), and give it back only when what they show starts over: the
 //! machine is reset (which every edit of the source or configuration does, and every session
