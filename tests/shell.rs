@@ -286,6 +286,31 @@ fn one_in(parent: &web_sys::Element, selector: &str) -> web_sys::Element {
         .unwrap_or_else(|| panic!("no element matches {selector}"))
 }
 
+/// Fills the window with the page (as it does on its own), loads `source`, and puts a block
+/// 3000 px tall above the register view, out of the machine pane's view; returns the block.
+async fn registers_pushed_out_of_view(
+    root: &web_sys::HtmlElement,
+    source: &str,
+) -> web_sys::HtmlElement {
+    root.set_attribute(
+        "style",
+        "position: fixed; inset: 0; z-index: 10; background: #fff",
+    )
+    .unwrap();
+    type_source(root, source).await;
+    let spacer: web_sys::HtmlElement = document()
+        .create_element("div")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    spacer.set_attribute("style", "height: 3000px").unwrap();
+    one(root, ".machine-body")
+        .insert_before(&spacer, Some(&one(root, ".registers-view")))
+        .unwrap();
+    sleep(50).await;
+    spacer
+}
+
 /// Off screen the register table leaves its cells as they are while stepping (and says so with
 /// `aria-busy`); brought back into view, by scrolling or by the layout changing, it shows the
 /// current values with the latest step's changes marked (src/components/registers.rs).
@@ -294,30 +319,13 @@ async fn the_register_table_off_screen_catches_up_when_it_comes_back_into_view()
     let _unstyle = with_stylesheet();
     let page = mount().await;
     let root = &page.root;
-    // The page fills the window, as it does on its own.
-    root.set_attribute(
-        "style",
-        "position: fixed; inset: 0; z-index: 10; background: #fff",
-    )
-    .unwrap();
-    type_source(
+    let spacer = registers_pushed_out_of_view(
         root,
         ".kernel k\n.registers 2\n    mov_imm r0, 1\n    mov_imm r1, 5\n    mov_imm r0, 2\n    mov_imm r0, 3\n    halt\n.end\n",
     )
     .await;
     let table = one(root, "table.registers");
-    // A tall block above the registers pushes them out of the machine pane's view.
-    let spacer: web_sys::HtmlElement = document()
-        .create_element("div")
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    spacer.set_attribute("style", "height: 3000px").unwrap();
     let view = one(root, ".registers-view");
-    one(root, ".machine-body")
-        .insert_before(&spacer, Some(&view))
-        .unwrap();
-    sleep(50).await;
     let step = || async move {
         button(root, "Step").click();
         leptos::task::tick().await;
@@ -678,28 +686,14 @@ async fn the_register_cells_wait_while_only_the_header_row_is_on_screen() {
     let _unstyle = with_stylesheet();
     let page = mount().await;
     let root = &page.root;
-    root.set_attribute(
-        "style",
-        "position: fixed; inset: 0; z-index: 10; background: #fff",
-    )
-    .unwrap();
-    type_source(
+    let body = one(root, ".machine-body");
+    body.set_attribute("style", "overflow-anchor: none")
+        .unwrap();
+    registers_pushed_out_of_view(
         root,
         ".kernel k\n.registers 2\n    mov_imm r0, 1\n    mov_imm r1, 5\n    halt\n.end\n",
     )
     .await;
-    let body = one(root, ".machine-body");
-    body.set_attribute("style", "overflow-anchor: none")
-        .unwrap();
-    let spacer: web_sys::HtmlElement = document()
-        .create_element("div")
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    spacer.set_attribute("style", "height: 3000px").unwrap();
-    body.insert_before(&spacer, Some(&one(root, ".registers-view")))
-        .unwrap();
-    sleep(50).await;
     // Scroll the pane so that the first row is a few pixels below the edge of what is seen: the
     // pane's bottom or, when the pane runs past it, the window's.
     let rows = one(root, "table.registers tbody");
