@@ -103,6 +103,20 @@ async fn step(root: &web_sys::HtmlElement, times: usize) {
     }
 }
 
+/// Waits for `count` animation frames. After two, what a `ResizeObserver` did after the first
+/// frame's layout (it runs in that frame's rendering) has happened.
+async fn frames(count: usize) {
+    for _ in 0..count {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            web_sys::window()
+                .unwrap()
+                .request_animation_frame(&resolve)
+                .unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    }
+}
+
 async fn sleep(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         web_sys::window()
@@ -646,13 +660,13 @@ async fn the_registers_stay_in_place_when_the_stack_pops_until_a_reset() {
             .top()
     };
     let depth = || all(root, "[aria-label='Divergence stack'] > [role=listitem]").len();
-    // The held height is set after a layout (by a ResizeObserver): give each step a frame.
-    sleep(50).await;
+    // The held height is set after a layout (by a ResizeObserver): give each step its frames.
+    frames(2).await;
     let at_start = registers_top();
     let mut seen = Vec::new();
     for _ in 0..12 {
         step(root, 1).await;
-        sleep(50).await;
+        frames(2).await;
         seen.push((depth(), registers_top()));
     }
     let pushed = seen
@@ -674,7 +688,7 @@ async fn the_registers_stay_in_place_when_the_stack_pops_until_a_reset() {
     );
     button(root, "Reset").click();
     leptos::task::tick().await;
-    sleep(50).await;
+    frames(2).await;
     assert_eq!(registers_top(), at_start, "a reset gives the room back");
 }
 
