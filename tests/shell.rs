@@ -55,6 +55,11 @@ fn all(root: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
         .collect()
 }
 
+/// Where the first element matching `selector` begins, in the window.
+fn top_of(root: &web_sys::HtmlElement, selector: &str) -> f64 {
+    one(root, selector).get_bounding_client_rect().top()
+}
+
 fn text(element: &web_sys::Element) -> String {
     element.text_content().unwrap_or_default()
 }
@@ -583,11 +588,7 @@ async fn the_lanes_stay_in_place_whether_the_last_step_had_events_or_not() {
     let _style = with_stylesheet();
     let page = mount().await;
     let root = &page.root;
-    let lanes_top = || {
-        one(root, "[role=group][aria-label=Lanes]")
-            .get_bounding_client_rect()
-            .top()
-    };
+    let lanes_top = || top_of(root, "[role=group][aria-label=Lanes]");
     let mut seen = Vec::new();
     for _ in 0..14 {
         button(root, "Step").click();
@@ -654,11 +655,7 @@ async fn the_registers_stay_in_place_when_the_stack_pops_until_a_reset() {
     let _style = with_stylesheet();
     let page = mount().await;
     let root = &page.root;
-    let registers_top = || {
-        one(root, ".registers-view")
-            .get_bounding_client_rect()
-            .top()
-    };
+    let registers_top = || top_of(root, ".registers-view");
     let depth = || all(root, "[aria-label='Divergence stack'] > [role=listitem]").len();
     // The held height is set after a layout (by a ResizeObserver): give each step its frames.
     frames(2).await;

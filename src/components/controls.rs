@@ -66,7 +66,6 @@ pub fn Controls() -> impl IntoView {
     let selection = Memo::new(move |_| ctx.with(|s| s.selection()));
     let selection = move || selection.get();
     let steps = move || ctx.with(|s| s.step_count());
-    let room_epoch = Memo::new(move |_| ctx.with(|s| s.room_epoch()));
 
     view! {
         <div class="controls" role="toolbar" aria-label="Run controls">
@@ -199,7 +198,7 @@ pub fn Controls() -> impl IntoView {
         <CheckReport />
         // Keeps the height of the longest list since the machine started over: a step with
         // fewer events does not move the views below (see `session::held_room`).
-        <HeldHeight epoch=room_epoch class="events-room">
+        <HeldHeight class="events-room">
             <ul class="events" aria-label="What the last step did">
                 {move || {
                     ctx.with(|s| s.last_events())

@@ -1,4 +1,5 @@
-//! A block that does not get shorter while its epoch lasts (see `session::held_room` for why).
+//! A block that does not get shorter while the session's room epoch lasts (see
+//! `session::held_room` for why).
 //!
 //! A `ResizeObserver` reports the block's height after each layout that changed it; when the
 //! block is taller than it has been, that height becomes its `min-height`, so when its content
@@ -10,6 +11,7 @@ use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
+use super::use_ctx;
 use crate::session::RoomEpoch;
 
 /// The tallest of the heights reported so far, if `reported` is taller than `held` by more
@@ -20,13 +22,13 @@ fn taller(held: f64, reported: f64) -> Option<f64> {
 
 #[component]
 pub fn HeldHeight(
-    /// The room is given back whenever this changes.
-    #[prop(into)]
-    epoch: Signal<RoomEpoch>,
     /// Classes of the block.
     class: &'static str,
     children: Children,
 ) -> impl IntoView {
+    let ctx = use_ctx();
+    // The room is given back whenever this changes.
+    let epoch = Memo::new(move |_| ctx.with(|s| s.room_epoch()));
     let block: NodeRef<leptos::html::Div> = NodeRef::new();
     let held = StoredValue::new(0.0f64);
     let observer = StoredValue::new_local(None::<web_sys::ResizeObserver>);

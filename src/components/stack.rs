@@ -192,7 +192,6 @@ pub fn Stack() -> impl IntoView {
     let ctx = use_ctx();
     let frames_memo = Memo::new(move |previous| ctx.settled(previous, |s| s.stack()));
     let frames = move || frames_memo.get();
-    let room_epoch = Memo::new(move |_| ctx.with(|s| s.room_epoch()));
     let items = RwSignal::new(Vec::<Item>::new());
     // The live frames whose element plays the enter animation (those the last change pushed,
     // when it animated): a frame leaves this list, and so stops animating, at the next change.
@@ -252,52 +251,52 @@ pub fn Stack() -> impl IntoView {
             </h3>
             // Keeps the height of the deepest stack shown since the machine started over, so that
             // pops do not move the registers below (see `session::held_room`).
-            <HeldHeight epoch=room_epoch class="stack-room">
-            <ol class="stack" role="list" aria-label="Divergence stack">
-                <For each=move || items.get() key=Item::key let:item>
-                    {match item {
-                        Item::Live(key) => {
-                            // A memo: a step that leaves this frame as it was (most
-                            // steps, for the outer frames) does not touch its element.
-                            let frame: Signal<Option<FrameView>> = Memo::new(move |_| {
-                                frames_memo
-                                    .with(|all| {
-                                        all.len()
-                                            .checked_sub(key.position)
-                                            .and_then(|i| all.get(i).cloned())
-                                    })
-                            })
-                            .into();
-                            let kind = move || frame.with(|f| f.as_ref().map_or("", |f| f.kind));
-                            let enters = move || entering_keys.with(|keys| keys.contains(&key));
-                            view! {
-                                <li
-                                    role="listitem"
-                                    class=move || format!("frame frame-{}", kind())
-                                    class:entering=enters
-                                >
-                                    {frame_body(frame)}
-                                </li>
+            <HeldHeight class="stack-room">
+                <ol class="stack" role="list" aria-label="Divergence stack">
+                    <For each=move || items.get() key=Item::key let:item>
+                        {match item {
+                            Item::Live(key) => {
+                                // A memo: a step that leaves this frame as it was (most
+                                // steps, for the outer frames) does not touch its element.
+                                let frame: Signal<Option<FrameView>> = Memo::new(move |_| {
+                                    frames_memo
+                                        .with(|all| {
+                                            all.len()
+                                                .checked_sub(key.position)
+                                                .and_then(|i| all.get(i).cloned())
+                                        })
+                                })
+                                .into();
+                                let kind = move || frame.with(|f| f.as_ref().map_or("", |f| f.kind));
+                                let enters = move || entering_keys.with(|keys| keys.contains(&key));
+                                view! {
+                                    <li
+                                        role="listitem"
+                                        class=move || format!("frame frame-{}", kind())
+                                        class:entering=enters
+                                    >
+                                        {frame_body(frame)}
+                                    </li>
+                                }
+                                    .into_any()
                             }
-                                .into_any()
-                        }
-                        Item::Leaving { frame, .. } => {
-                            let class = format!("frame frame-{} leaving", frame.kind);
-                            let frame = Signal::stored(Some(frame));
-                            // Gone from the stack: not a list item for assistive technology.
-                            view! {
-                                <li role="none" aria-hidden="true" class=class>
-                                    {frame_body(frame)}
-                                </li>
+                            Item::Leaving { frame, .. } => {
+                                let class = format!("frame frame-{} leaving", frame.kind);
+                                let frame = Signal::stored(Some(frame));
+                                // Gone from the stack: not a list item for assistive technology.
+                                view! {
+                                    <li role="none" aria-hidden="true" class=class>
+                                        {frame_body(frame)}
+                                    </li>
+                                }
+                                    .into_any()
                             }
-                                .into_any()
-                        }
-                    }}
-                </For>
-            </ol>
-            <Show when=move || frames().is_empty() && ctx.with(|s| s.wave_width() > 0)>
-                <p class="empty-note">"No frame: every present lane runs together."</p>
-            </Show>
+                        }}
+                    </For>
+                </ol>
+                <Show when=move || frames().is_empty() && ctx.with(|s| s.wave_width() > 0)>
+                    <p class="empty-note">"No frame: every present lane runs together."</p>
+                </Show>
             </HeldHeight>
         </section>
     }

@@ -307,11 +307,7 @@ fn fma_rows_without_nan(
 /// Sets predicate `p` to `test(lane)` on the lanes in `mask`, leaving the others unchanged.
 #[inline(always)]
 pub fn set_predicate(wave: &mut Wave, p: u8, mask: u64, test: impl Fn(usize) -> bool) {
-    let bits = if wave.width <= 32 {
-        flag_bits::<32>(test)
-    } else {
-        flag_bits::<MAX_LANES>(test)
-    };
+    let bits = lane_flags(wave.width, test);
     let slot = &mut wave.predicates[p as usize & 3];
     *slot = (*slot & !mask) | (bits & mask);
 }
@@ -325,14 +321,20 @@ pub fn compare(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -
     let a: &Row = source_row!(wave, instr, a, flags::A_IMM, a);
     let b;
     let b: &Row = source_row!(wave, instr, b, flags::B_IMM, b);
-    let test = |lane: usize| f(a[lane], b[lane]);
-    let bits = if wave.width <= 32 {
+    let bits = lane_flags(wave.width, |lane| f(a[lane], b[lane]));
+    let slot = &mut wave.predicates[instr.dst as usize & 3];
+    *slot = (*slot & !mask) | (bits & mask);
+}
+
+/// `test` of the lanes of a wave `width` wide as a lane mask. Lanes up to 32 (or 64) are
+/// tested, a constant count that vectorises; the caller masks off those beyond the width.
+#[inline(always)]
+fn lane_flags(width: u32, test: impl Fn(usize) -> bool) -> u64 {
+    if width <= 32 {
         flag_bits::<32>(test)
     } else {
         flag_bits::<MAX_LANES>(test)
-    };
-    let slot = &mut wave.predicates[instr.dst as usize & 3];
-    *slot = (*slot & !mask) | (bits & mask);
+    }
 }
 
 /// `test` of lanes `0..N` as a lane mask: one flag word per lane first (vector compares), then
