@@ -59,6 +59,7 @@ end_to_end() {
 }
 
 step "cargo fmt --check"              cargo fmt --all -- --check
+step "crate ladder (no browser crate below the app)" bash scripts/check-layers.sh
 step "clippy (native)"                cargo clippy --workspace --all-targets --locked -- -D warnings
 step "clippy (wasm32)"                cargo clippy --workspace --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
 step "cargo test (native)"            cargo test --workspace --locked

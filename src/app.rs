@@ -16,12 +16,15 @@ use crate::components::registers::Registers;
 use crate::components::stack::Stack;
 use crate::components::stats::StatsView;
 use crate::components::{storage_get, Ctx, Tab, AUTOSAVE_KEY};
-use crate::session::Session;
-use crate::DEFAULT_KERNEL;
+use wave_session::Session;
+use wave_session::DEFAULT_KERNEL;
 
 /// The first-visit session: the default kernel on one wave of eight lanes.
 pub fn default_session() -> Session {
-    Session::new(DEFAULT_KERNEL, crate::examples::small_form(8, 8, 256))
+    Session::new(
+        DEFAULT_KERNEL,
+        wave_session::examples::small_form(8, 8, 256),
+    )
 }
 
 /// The autosaved work, or the default kernel.

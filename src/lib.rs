@@ -1,11 +1,8 @@
-//! WAVE Playground: the Leptos front end. Components stay thin; everything about the WAVE ISA
-//! lives in the `wave-engine` crate.
+//! WAVE Playground: the Leptos front end. Components stay thin: what a view shows and what a
+//! command does live in `wave-session`, everything about the WAVE ISA in `wave-engine`.
 
 mod app;
 pub mod components;
-mod default_kernel;
-pub mod examples;
-pub mod session;
 
 pub use app::{default_session, App};
-pub use default_kernel::DEFAULT_KERNEL;
+pub use wave_session::DEFAULT_KERNEL;

@@ -4,9 +4,7 @@
 use leptos::prelude::*;
 
 use super::{target_value, use_ctx, Ctx};
-use crate::session::{
-    ConfigForm, ElemType, Field, FormErrors, RegionField, RegionForm, RegionKind,
-};
+use wave_session::{ConfigForm, ElemType, Field, FormErrors, RegionField, RegionForm, RegionKind};
 
 fn update_form(ctx: Ctx, change: impl FnOnce(&mut ConfigForm)) {
     ctx.commit_source();

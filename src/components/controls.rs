@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use super::examples::CheckReport;
 use super::held_height::HeldHeight;
 use super::{target_value, use_ctx, Ctx};
-use crate::session::RunState;
+use wave_session::RunState;
 
 /// F5 run/continue, F10 step, Shift+F5 reset, Ctrl+Enter run, Escape closes help.
 fn on_key(ctx: Ctx, event: &web_sys::KeyboardEvent) {

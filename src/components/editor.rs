@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use super::examples::ExampleNotes;
 use super::use_ctx;
-use crate::session::{highlight_lines, DiagnosticView, HighlightSpan};
+use wave_session::{highlight_lines, DiagnosticView, HighlightSpan};
 
 const INDENT: &str = "    ";
 

@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 
 use super::{target_value, use_ctx};
-use crate::examples::{example, examples};
-use crate::session::Session;
+use wave_session::examples::{example, examples};
+use wave_session::Session;
 
 #[component]
 pub fn ExamplePicker() -> impl IntoView {

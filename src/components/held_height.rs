@@ -12,7 +12,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 use super::use_ctx;
-use crate::session::RoomEpoch;
+use wave_session::RoomEpoch;
 
 /// The tallest of the heights reported so far, if `reported` is taller than `held` by more
 /// than rounding (the block's new `min-height`).

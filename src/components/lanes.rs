@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{use_ctx, HeldNote};
-use crate::session::LaneView;
+use wave_session::LaneView;
 
 /// The class attribute of a lane, by state. Every combination is a `'static` string, interned
 /// once (see [`intern_lane_classes`]) so that setting it passes no text from wasm to the page.
@@ -300,7 +300,7 @@ pub fn Lanes() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::{lane_class, LaneAttributes, LaneChanges};
-    use crate::session::LaneView;
+    use wave_session::LaneView;
 
     #[test]
     fn a_lane_class_names_each_state_once() {

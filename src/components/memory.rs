@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::{target_value, use_ctx, HeldNote};
-use crate::session::{parse_address, MemoryFormat, MemorySpaceChoice};
+use wave_session::{parse_address, MemoryFormat, MemorySpaceChoice};
 
 const ROWS: usize = 16;
 const BYTES_PER_ROW: usize = 32;

@@ -21,9 +21,9 @@ use std::time::Duration;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::session::{NumberFormat, RunProgress, Session};
 pub use timing::now_ms;
 use timing::{post_task, Detail};
+use wave_session::{NumberFormat, RunProgress, Session};
 
 /// Typing waits this long for a pause before the source is recompiled.
 pub const RECOMPILE_DEBOUNCE_MS: u64 = 250;

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use super::{target_value, use_ctx, HeldNote};
 use wasm_bindgen::JsCast;
 
-use crate::session::{Axis, NumberFormat, Rect, TableRow, TableWindow};
+use wave_session::{Axis, NumberFormat, Rect, TableRow, TableWindow};
 
 fn format_name(format: NumberFormat) -> &'static str {
     match format {

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 
 use super::held_height::HeldHeight;
 use super::{now_ms, use_ctx, HeldNote, LaneStrip};
-use crate::session::FrameView;
+use wave_session::FrameView;
 
 /// How long the CSS `frame-in` and `frame-leave` animations last, in ms (keep in step with
 /// style/main.css). A stack change animates only when the stack has been still this long.
@@ -305,7 +305,7 @@ pub fn Stack() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::MaskRow;
+    use wave_session::MaskRow;
 
     fn frame(kind: &'static str, line: u32, reconverge: u32) -> FrameView {
         FrameView {

@@ -1,6 +1,6 @@
 //! Device-memory regions from the configuration form: parsing and writing their bytes.
 
-use super::form::{parse_u32, ElemType, RegionField, RegionForm, RegionKind};
+use crate::form::{parse_u32, ElemType, RegionField, RegionForm, RegionKind};
 
 /// Largest number of elements one region may write (16M elements = 64 MiB).
 const MAX_COUNT: u32 = 16 * 1024 * 1024;

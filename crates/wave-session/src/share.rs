@@ -9,9 +9,9 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
-use super::check::Check;
-use super::form::ConfigForm;
-use super::Session;
+use crate::check::Check;
+use crate::form::ConfigForm;
+use crate::session::Session;
 
 /// Tag of share links this version writes and reads.
 pub const LINK_VERSION: &str = "v1";
@@ -165,7 +165,7 @@ impl Session {
                 steps: self.step_count(),
                 breakpoints: self.breakpoints(),
                 check: self.check,
-                trapped: matches!(self.state, super::RunState::Trapped(_)),
+                trapped: matches!(self.state, crate::status::RunState::Trapped(_)),
                 example: self.example().map(str::to_string),
             },
         )

@@ -8,7 +8,7 @@ use wave_engine::machine::config::{
 use wave_engine::machine::{ConfigError, LaunchConfig};
 use wave_engine::program::Kernel;
 
-use super::memory_init;
+use crate::memory_init;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RegionKind {

@@ -1,25 +1,5 @@
-//! The playground's session: everything the page shows and every command it offers, as plain
-//! Rust that runs natively in tests. Components read the view models here and call the commands;
-//! all ISA behaviour comes from `wave-engine`.
-
-mod check;
-mod commands;
-mod events;
-mod form;
-mod held_room;
-mod lanes;
-mod memory_init;
-mod memory_view;
-mod registers;
-mod share;
-mod source_view;
-mod stack;
-mod stats_view;
-mod status;
-mod table_window;
-
-#[cfg(test)]
-mod tests;
+//! The session: one piece of work (source, launch configuration, machine, selection) and the
+//! state every view reads.
 
 use std::collections::BTreeSet;
 
@@ -27,21 +7,11 @@ use wave_engine::machine::{Event, Machine};
 use wave_engine::program::{Kernel, Program};
 use wave_engine::{compile, Diagnostic};
 
-pub use check::Check;
-pub use events::EventView;
-pub use form::{
-    ConfigForm, ElemType, Field, FormErrors, RegionField, RegionForm, RegionKind, ValidLaunch,
-};
-pub use held_room::RoomEpoch;
-pub use lanes::LaneView;
-pub use memory_view::{parse_address, MemoryFormat, MemoryRow, MemorySpaceChoice};
-pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHARS};
-pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
-pub use source_view::{highlight_lines, DiagnosticView, HighlightSpan};
-pub use stack::{FrameView, MaskRow};
-pub use stats_view::{LineHeat, StatsView};
-pub use status::{RunProgress, RunState};
-pub use table_window::{Axis, Rect, TableWindow, OVERSCAN, UNMEASURED_ITEMS};
+use crate::check::{self, Check};
+use crate::examples::{self, Example};
+use crate::form::{ConfigForm, FormErrors, ValidLaunch};
+use crate::registers;
+use crate::status::RunState;
 
 /// Which workgroup, wave and lane the views show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,58 +26,58 @@ pub struct Selection {
 /// The selected wave's registers and predicates before the last command that executed, so the
 /// views can flag what changed.
 #[derive(Clone, Debug, Default)]
-struct Snapshot {
-    workgroup: u32,
-    wave: u32,
-    registers: Vec<(u8, Vec<u32>)>,
-    predicates: [u64; 4],
+pub(crate) struct Snapshot {
+    pub(crate) workgroup: u32,
+    pub(crate) wave: u32,
+    pub(crate) registers: Vec<(u8, Vec<u32>)>,
+    pub(crate) predicates: [u64; 4],
     /// The wave's lanes that were executing.
-    active: u64,
+    pub(crate) active: u64,
 }
 
 pub struct Session {
-    source: String,
-    diagnostics: Vec<Diagnostic>,
+    pub(crate) source: String,
+    pub(crate) diagnostics: Vec<Diagnostic>,
     /// The last program that compiled without errors (kept while the source has errors).
-    program: Option<Program>,
+    pub(crate) program: Option<Program>,
     /// True when `program` was compiled from the current `source`.
-    program_current: bool,
-    form: ConfigForm,
-    form_errors: FormErrors,
-    launch: Option<ValidLaunch>,
-    machine: Option<Machine>,
-    state: RunState,
-    breakpoints: BTreeSet<u32>,
+    pub(crate) program_current: bool,
+    pub(crate) form: ConfigForm,
+    pub(crate) form_errors: FormErrors,
+    pub(crate) launch: Option<ValidLaunch>,
+    pub(crate) machine: Option<Machine>,
+    pub(crate) state: RunState,
+    pub(crate) breakpoints: BTreeSet<u32>,
     /// `run_to_line`'s target line; cleared when reached or paused.
-    run_target: Option<u32>,
-    selection: Selection,
-    last_events: Vec<Event>,
-    before: Snapshot,
+    pub(crate) run_target: Option<u32>,
+    pub(crate) selection: Selection,
+    pub(crate) last_events: Vec<Event>,
+    pub(crate) before: Snapshot,
     /// Registers written anywhere in the selected kernel's source, ascending.
-    used_registers: Vec<u8>,
-    check: Option<Check>,
+    pub(crate) used_registers: Vec<u8>,
+    pub(crate) check: Option<Check>,
     /// The check computing after the grid finished (see [`Session::advance_check`]).
-    check_run: Option<check::CheckRun>,
-    check_report: Option<String>,
+    pub(crate) check_run: Option<check::CheckRun>,
+    pub(crate) check_report: Option<String>,
     /// The gallery example this work came from, while it still is that example.
-    example: Option<ExampleOrigin>,
+    pub(crate) example: Option<ExampleOrigin>,
     /// Which start of a machine this is, unique in the page (see [`RoomEpoch`]).
-    machine_start: u64,
+    pub(crate) machine_start: u64,
 }
 
 /// The example a session started from, kept through edits (then marked edited) until the source
 /// no longer declares any of the example's kernels.
 #[derive(Clone, Debug)]
-struct ExampleOrigin {
-    id: &'static str,
+pub(crate) struct ExampleOrigin {
+    pub(crate) id: &'static str,
     /// The example's own source, to tell whether the work is edited.
-    source: String,
+    pub(crate) source: String,
     /// Kernel names the example declares.
-    kernels: Vec<String>,
+    pub(crate) kernels: Vec<String>,
 }
 
 impl ExampleOrigin {
-    fn of(example: &crate::examples::Example) -> Self {
+    fn of(example: &Example) -> Self {
         let kernels = compile(&example.source)
             .program
             .map(|p| p.kernels.into_iter().map(|k| k.name).collect())
@@ -150,7 +120,7 @@ impl Session {
     }
 
     /// A session on one of the examples (its source, configuration and result check).
-    pub fn from_example(example: &crate::examples::Example) -> Self {
+    pub fn from_example(example: &Example) -> Self {
         let mut session = Session::new(&example.source, example.form.clone());
         session.check = example.check;
         session.example = Some(ExampleOrigin {
@@ -177,9 +147,9 @@ impl Session {
     /// Remembers that this work came from the example `id` (a share link or autosave says so);
     /// an id the gallery does not have, or an example whose kernels the source no longer
     /// declares, is ignored.
-    fn remember_example(&mut self, id: Option<&str>) {
+    pub(crate) fn remember_example(&mut self, id: Option<&str>) {
         self.example = id
-            .and_then(crate::examples::example)
+            .and_then(examples::example)
             .map(|e| ExampleOrigin::of(&e));
         self.forget_example_if_replaced();
     }

@@ -1,5 +1,5 @@
 use super::session;
-use crate::session::{ConfigForm, ElemType, Field, RegionField, RegionForm, RegionKind, RunState};
+use crate::{ConfigForm, ElemType, Field, RegionField, RegionForm, RegionKind, RunState};
 
 const KERNEL: &str = ".kernel k\n.registers 8\n    halt\n.end\n.kernel other\n    halt\n.end\n";
 

@@ -2,8 +2,8 @@
 
 use wave_engine::machine::{EventKind, FrameKind};
 
-use super::stack::lanes_text;
-use super::Session;
+use crate::session::Session;
+use crate::stack::lanes_text;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventView {

@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::Session;
+use crate::session::Session;
 
 /// A number for each start of a machine ([`Session::reset`]) that no other start in the page
 /// shares, whichever session it is in: after one session replaces another (an example opened,

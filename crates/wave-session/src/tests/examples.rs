@@ -1,6 +1,6 @@
 use super::{lesson, words};
 use crate::examples::{examples, GEMM_N};
-use crate::session::{RunProgress, Session};
+use crate::{RunProgress, Session};
 
 #[test]
 fn every_example_compiles_and_runs_to_completion() {
@@ -78,7 +78,7 @@ fn gemm_example_matches_the_rust_reference_exactly() {
 
 #[test]
 fn a_finished_run_leaves_its_check_to_compute_in_small_parts() {
-    use crate::session::{Check, ElemType, RegionForm, RegionKind};
+    use crate::{Check, ElemType, RegionForm, RegionKind};
     // A 2 × 2 "GEMM" whose C is already in memory: the kernel only halts.
     let mut s = super::session(".kernel k\n    halt\n.end\n", 1, 1);
     let mut form = s.form().clone();

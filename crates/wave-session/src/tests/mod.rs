@@ -6,7 +6,7 @@ mod status;
 mod views;
 
 use crate::examples::example;
-use crate::session::{ConfigForm, Session};
+use crate::{ConfigForm, Session};
 
 /// A session on one of the gallery's lessons.
 pub(super) fn lesson(id: &str) -> Session {

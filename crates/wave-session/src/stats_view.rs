@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::Session;
+use crate::session::Session;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct StatsView {

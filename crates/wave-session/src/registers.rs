@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use wave_engine::program::Kernel;
 
-use super::Session;
+use crate::session::Session;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NumberFormat {

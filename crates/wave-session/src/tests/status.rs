@@ -1,5 +1,5 @@
 use super::{lesson, session};
-use crate::session::{RunProgress, RunState};
+use crate::{RunProgress, RunState};
 
 #[test]
 fn status_follows_the_run() {

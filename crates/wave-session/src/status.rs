@@ -2,7 +2,7 @@
 
 use wave_engine::machine::{Trap, TrapKind};
 
-use super::Session;
+use crate::session::Session;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunState {

@@ -1,5 +1,5 @@
 use super::{lesson, line, session};
-use crate::session::{
+use crate::{
     parse_address, MemoryFormat, MemorySpaceChoice, NumberFormat, RunProgress, Session, TableRow,
     MAX_CELL_CHARS,
 };
@@ -28,7 +28,7 @@ fn lanes_explain_else_side_and_aria_labels() {
 
 #[test]
 fn lanes_say_which_ones_the_last_step_turned_on_or_off() {
-    let changed = |s: &crate::session::Session| -> Vec<u32> {
+    let changed = |s: &crate::Session| -> Vec<u32> {
         s.lanes()
             .into_iter()
             .filter(|l| l.changed)
@@ -504,11 +504,11 @@ fn held_room_lasts_through_steps_and_ends_when_the_view_starts_over() {
 
 #[test]
 fn held_room_ends_when_another_workgroup_is_shown() {
-    let form = crate::session::ConfigForm {
+    let form = crate::ConfigForm {
         grid: "2,1,1".to_string(),
         workgroup: "8,1,1".to_string(),
         wave_width: "8".to_string(),
-        ..crate::session::ConfigForm::default()
+        ..crate::ConfigForm::default()
     };
     let mut s = Session::new(
         ".kernel two\n.registers 2\n    mov_sr r0, sr_lane_id\n    halt\n.end\n",

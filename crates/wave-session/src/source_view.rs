@@ -2,7 +2,7 @@
 
 use wave_engine::{Severity, TokenClass};
 
-use super::Session;
+use crate::session::Session;
 
 /// A piece of one line: its text and, for a token, its class name (for CSS: "mnemonic",
 /// "register", "predicate", "special", "directive", "comment", "number", "label", "ident",

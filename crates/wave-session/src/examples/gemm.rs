@@ -1,7 +1,8 @@
 //! A full-size, register-blocked f32 GEMM with generated inputs and a result check.
 
 use super::Example;
-use crate::session::{Check, ConfigForm, ElemType, RegionForm, RegionKind};
+use crate::check::Check;
+use crate::form::{ConfigForm, ElemType, RegionForm, RegionKind};
 
 /// Matrix size of the example (N × N).
 pub const GEMM_N: u32 = 256;

@@ -2,7 +2,7 @@
 
 use wave_engine::machine::{Frame, FrameKind};
 
-use super::Session;
+use crate::session::Session;
 
 /// One mask of a frame as a row of lanes.
 #[derive(Clone, Debug, PartialEq, Eq)]

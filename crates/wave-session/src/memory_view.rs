@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::form::parse_u32;
-use super::registers::format_f32;
-use super::Session;
+use crate::form::parse_u32;
+use crate::registers::format_f32;
+use crate::session::Session;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MemorySpaceChoice {

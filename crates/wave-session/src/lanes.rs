@@ -2,7 +2,7 @@
 
 use wave_engine::machine::{FrameKind, LaneState, Wave};
 
-use super::Session;
+use crate::session::Session;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LaneView {

@@ -1,5 +1,5 @@
 use super::{active_count, lesson, line, session, words};
-use crate::session::{RunProgress, RunState, Session};
+use crate::{RunProgress, RunState, Session};
 
 #[test]
 fn if_else_lesson_steps_three_then_five_then_all_lanes() {

@@ -3,8 +3,8 @@
 
 use wave_engine::machine::{Machine, NoEvents, Stop, WaveStatus};
 
-use super::status::{RunProgress, RunState};
-use super::{Session, Snapshot};
+use crate::session::{Session, Snapshot};
+use crate::status::{RunProgress, RunState};
 
 /// Scheduled instructions `step` may run (other waves included) before the selected wave executes
 /// one; only reached when every other wave spins for that long.
@@ -16,7 +16,7 @@ impl Session {
     /// Back to the start: a fresh machine with the configured memory, nothing executed. Does
     /// nothing but update the state when the source or configuration has errors.
     pub fn reset(&mut self) {
-        self.machine_start = super::held_room::next_machine_start();
+        self.machine_start = crate::held_room::next_machine_start();
         self.machine = None;
         self.run_target = None;
         self.last_events.clear();
@@ -287,7 +287,7 @@ impl Session {
             Stop::Finished => {
                 self.state = RunState::Finished;
                 self.run_target = None;
-                self.check_run = self.check.map(super::check::CheckRun::new);
+                self.check_run = self.check.map(crate::check::CheckRun::new);
                 RunProgress::Finished
             }
             Stop::Trap(trap) => {
@@ -375,7 +375,7 @@ impl Session {
                 .map(|&r| (r, wave.row(r).to_vec()))
                 .collect(),
             predicates: wave.predicates,
-            active: super::lanes::active_lanes(wave),
+            active: crate::lanes::active_lanes(wave),
         }
     }
 

@@ -2,7 +2,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 
 use super::lesson;
-use crate::session::{LinkError, RunState, Session, MAX_LINK_CHARS};
+use crate::{LinkError, RunState, Session, MAX_LINK_CHARS};
 
 fn encoded(tag: &str, raw: &[u8]) -> String {
     let compressed = miniz_oxide::deflate::compress_to_vec(raw, 6);

@@ -4,7 +4,8 @@
 mod gemm;
 mod lessons;
 
-use crate::session::{Check, ConfigForm};
+use crate::check::Check;
+use crate::form::ConfigForm;
 
 pub use gemm::{gemm_example, GEMM_N};
 
@@ -34,7 +35,7 @@ pub fn example(id: &str) -> Option<Example> {
 }
 
 /// A form for one workgroup of `threads` threads in waves of `width`, with `memory` bytes.
-pub(crate) fn small_form(threads: u32, width: u32, memory: u32) -> ConfigForm {
+pub fn small_form(threads: u32, width: u32, memory: u32) -> ConfigForm {
     ConfigForm {
         workgroup: format!("{threads},1,1"),
         wave_width: width.to_string(),

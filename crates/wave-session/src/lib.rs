@@ -1,0 +1,46 @@
+//! The playground's session layer: everything the page shows and every command it offers, as plain
+//! Rust that runs natively in tests. The Leptos app reads the view models here and calls the
+//! commands; all ISA behaviour comes from `wave-engine`.
+//!
+//! Architecture invariant: this crate knows nothing of browsers. It depends on no `leptos`,
+//! `web-sys`, `js-sys` or `wasm-bindgen` (the test command checks its dependency tree).
+
+mod check;
+mod commands;
+mod default_kernel;
+mod events;
+pub mod examples;
+mod form;
+mod held_room;
+mod lanes;
+mod memory_init;
+mod memory_view;
+mod registers;
+mod session;
+mod share;
+mod source_view;
+mod stack;
+mod stats_view;
+mod status;
+mod table_window;
+
+#[cfg(test)]
+mod tests;
+
+pub use check::Check;
+pub use default_kernel::DEFAULT_KERNEL;
+pub use events::EventView;
+pub use form::{
+    ConfigForm, ElemType, Field, FormErrors, RegionField, RegionForm, RegionKind, ValidLaunch,
+};
+pub use held_room::RoomEpoch;
+pub use lanes::LaneView;
+pub use memory_view::{parse_address, MemoryFormat, MemoryRow, MemorySpaceChoice};
+pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHARS};
+pub use session::{Selection, Session};
+pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
+pub use source_view::{highlight_lines, DiagnosticView, HighlightSpan};
+pub use stack::{FrameView, MaskRow};
+pub use stats_view::{LineHeat, StatsView};
+pub use status::{RunProgress, RunState};
+pub use table_window::{Axis, Rect, TableWindow, OVERSCAN, UNMEASURED_ITEMS};
