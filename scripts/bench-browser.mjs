@@ -39,13 +39,11 @@
 //
 // Chromium's input deferral: after a key press, Chromium holds back the page's ordinary tasks
 // until a frame has been drawn ("DeferRendererTasksAfterInput"). The task that ends
-// `wave:step-render` is one of them, and on about one frame in ten it waited for the frame after
-// the step's: in Chromium traces of those steps the rendering (style, layout, paint, commit) had
-// ended 3-4 ms after the frame's callback, and the main thread then sat idle for 7-10 ms until
-// the next frame let the task through. That wait is not work of the page, yet it made those
-// steps' "work" look like 13-16 ms. So this script starts Chromium with that feature off, which
-// changes only when the measuring task runs; `--input-deferral` keeps Chromium's default, for
-// comparison.
+// `wave:step-render` is one of them, so on some steps it waits for the frame after the step's
+// own: the rendering is long done, the main thread sits idle until the next frame lets the task
+// through, and that idle time would be counted as the step's work. So this script starts
+// Chromium with that feature off, which changes only when the measuring task runs;
+// `--input-deferral` keeps Chromium's default, for comparison.
 import { spawnSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';

@@ -40,7 +40,8 @@ for component in rustfmt clippy; do
 done
 
 if ! has_version trunk "$TRUNK_VERSION"; then
-  # trunk 0.22 needs a newer rustc than this machine has; 0.21.14 is the last that builds.
+  # trunk 0.22 needs a newer rustc than the toolchain this project builds with; 0.21.14 is the
+  # newest release that builds with it.
   say "installing trunk $TRUNK_VERSION (about 5 minutes on 2 cores)"
   cargo install trunk --version "$TRUNK_VERSION" --locked || die "cargo install trunk $TRUNK_VERSION failed"
 fi
