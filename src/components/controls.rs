@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::examples::CheckReport;
 use super::held_height::HeldHeight;
-use super::{target_value, use_ctx, Ctx};
+use super::{target_value, use_ctx, Ctx, AUTOPLAY_SPEEDS};
 use wave_session::RunState;
 
 /// F5 run/continue, F10 step, Shift+F5 reset, Ctrl+Enter run, Escape closes help.
@@ -127,7 +127,7 @@ pub fn Controls() -> impl IntoView {
                     prop:value=move || ctx.speed.get().to_string()
                     on:input=move |event| {
                         if let Ok(v) = target_value(&event).parse::<u32>() {
-                            ctx.speed.set(v.clamp(1, 60));
+                            ctx.speed.set(v.clamp(*AUTOPLAY_SPEEDS.start(), *AUTOPLAY_SPEEDS.end()));
                         }
                     }
                 />

@@ -23,18 +23,14 @@ use wasm_bindgen::JsCast;
 
 pub use timing::now_ms;
 use timing::{post_task, Detail};
+use wave_session::pacer::{autoplay_delay_ms, run_outcome, Pacer, Ticket};
+pub use wave_session::pacer::{AUTOPLAY_SPEEDS, RECOMPILE_DEBOUNCE_MS};
 use wave_session::{NumberFormat, RunProgress, Session};
 
-/// Typing waits this long for a pause before the source is recompiled.
-pub const RECOMPILE_DEBOUNCE_MS: u64 = 250;
 /// localStorage key of the autosaved work.
 pub const AUTOSAVE_KEY: &str = "wave-playground.autosave";
 /// localStorage key of the theme choice ("light", "dark" or "system").
 pub const THEME_KEY: &str = "wave-playground.theme";
-/// Work per run slice before yielding to the browser.
-const SLICE_BUDGET_MS: f64 = 10.0;
-/// While running, the views refresh at most this often.
-const RUN_REFRESH_MS: f64 = 200.0;
 /// Multiply-adds of an example's result check per task (about 5–10 ms in wasm).
 const CHECK_BUDGET: u64 = 1 << 20;
 
@@ -45,30 +41,6 @@ pub enum Tab {
     Memory,
     Statistics,
     Launch,
-}
-
-/// What the run in progress has taken so far.
-#[derive(Clone, Copy, Debug, Default)]
-struct RunClock {
-    /// `performance.now()` when Run was asked for.
-    started: f64,
-    /// Engine slices summed.
-    engine_ms: f64,
-    /// Engine time not yet added to the Run time statistic (the views refresh a few times a
-    /// second, not after every slice).
-    unshown_ms: f64,
-    slices: u32,
-    longest_slice_ms: f64,
-    steps_at_start: u64,
-}
-
-impl RunClock {
-    fn add_slice(&mut self, ms: f64) {
-        self.engine_ms += ms;
-        self.unshown_ms += ms;
-        self.slices += 1;
-        self.longest_slice_ms = self.longest_slice_ms.max(ms);
-    }
 }
 
 /// Everything the components share. `Copy`: every field is an arena handle.
@@ -82,12 +54,8 @@ pub struct Ctx {
     pending_recompile: StoredValue<Option<TimeoutHandle>, LocalStorage>,
     /// A time-sliced run is in progress.
     pub running: RwSignal<bool>,
-    run_generation: StoredValue<u64>,
-    slice_steps: StoredValue<u64>,
-    /// Timings of the run in progress, published when it ends.
-    run_clock: StoredValue<RunClock>,
-    /// Tasks are computing the session's pending result check.
-    checking: StoredValue<bool>,
+    /// Which run or autoplay is current, slice sizes, run timings, the result check's claim.
+    pacer: StoredValue<Pacer>,
     /// Time spent executing since the last reset (None before any run).
     pub run_time_ms: RwSignal<Option<f64>>,
     pub autoplay: RwSignal<bool>,
@@ -102,9 +70,6 @@ pub struct Ctx {
     pub alert: RwSignal<Option<String>>,
     pub help_open: RwSignal<bool>,
     pub tab: RwSignal<Tab>,
-    /// When the last two commands changed the session (`act`), latest first, in ms since the
-    /// page's time origin: how fast the user is stepping (see `previous_command_at`).
-    command_times: StoredValue<[Option<f64>; 2]>,
 }
 
 impl Ctx {
@@ -116,10 +81,7 @@ impl Ctx {
             text: RwSignal::new(text),
             pending_recompile: StoredValue::new_local(None),
             running: RwSignal::new(false),
-            run_generation: StoredValue::new(0),
-            slice_steps: StoredValue::new(1000),
-            run_clock: StoredValue::new(RunClock::default()),
-            checking: StoredValue::new(false),
+            pacer: StoredValue::new(Pacer::default()),
             run_time_ms: RwSignal::new(None),
             autoplay: RwSignal::new(false),
             speed: RwSignal::new(4),
@@ -129,7 +91,6 @@ impl Ctx {
             alert: RwSignal::new(None),
             help_open: RwSignal::new(false),
             tab: RwSignal::new(Tab::Diagnostics),
-            command_times: StoredValue::new([None, None]),
         }
     }
 
@@ -174,9 +135,9 @@ impl Ctx {
     /// while the views follow the latest command, this says how soon it came after the one
     /// before, so a view can leave out an animation when commands come faster than it plays.
     pub fn previous_command_at(&self) -> Option<f64> {
-        self.command_times
-            .try_get_value()
-            .and_then(|[_, before]| before)
+        self.pacer
+            .try_with_value(Pacer::previous_command_at)
+            .flatten()
     }
 
     /// `aria-busy` for the views that hold still during a run.
@@ -187,8 +148,7 @@ impl Ctx {
     /// Changes the session and refreshes the views. `None` when the page is gone.
     pub fn act<R>(&self, f: impl FnOnce(&mut Session) -> R) -> Option<R> {
         let at = now_ms();
-        self.command_times
-            .try_update_value(|[latest, before]| *before = latest.replace(at));
+        self.pacer.try_update_value(|p| p.record_command(at));
         let result = self.session.try_update_value(f);
         self.refresh();
         self.check_if_pending();
@@ -203,8 +163,7 @@ impl Ctx {
             .session
             .try_with_value(|s| s.check_pending())
             .unwrap_or(false);
-        if pending && self.checking.try_get_value() == Some(false) {
-            self.checking.set_value(true);
+        if pending && self.pacer.try_update_value(Pacer::begin_check) == Some(true) {
             let ctx = *self;
             post_task(move || ctx.check_slice());
         }
@@ -216,7 +175,7 @@ impl Ctx {
             let ctx = *self;
             post_task(move || ctx.check_slice());
         } else {
-            self.checking.try_set_value(false);
+            self.pacer.try_update_value(Pacer::end_check);
             self.refresh();
         }
     }
@@ -241,7 +200,7 @@ impl Ctx {
     pub fn stop(&self) {
         if self.running.get_untracked() {
             self.running.set(false);
-            self.run_generation.update_value(|g| *g += 1);
+            self.pacer.update_value(Pacer::cancel);
             self.act(|s| s.pause());
             self.end_run("paused");
         }
@@ -338,21 +297,12 @@ impl Ctx {
         if !can_run || self.running.get_untracked() {
             return;
         }
-        let generation = self
-            .run_generation
-            .try_update_value(|g| {
-                *g += 1;
-                *g
-            })
-            .unwrap_or(0);
+        let steps = self.session.try_with_value(|s| s.step_count()).unwrap_or(0);
+        let Some(ticket) = self.pacer.try_update_value(|p| p.start_run(started, steps)) else {
+            return;
+        };
         self.running.set(true);
-        let steps_at_start = self.session.try_with_value(|s| s.step_count()).unwrap_or(0);
-        self.run_clock.set_value(RunClock {
-            started,
-            steps_at_start,
-            ..RunClock::default()
-        });
-        self.run_slice(generation, now_ms());
+        self.run_slice(ticket, now_ms());
     }
 
     pub fn run_to_cursor(&self) {
@@ -371,57 +321,47 @@ impl Ctx {
         }
     }
 
-    /// One slice of a run (about SLICE_BUDGET_MS of engine work), then the next one in a new
+    /// One slice of a run (about `SLICE_BUDGET_MS` of engine work), then the next one in a new
     /// task without waiting for a frame: the browser still paints and handles input (Pause)
-    /// between tasks, and the views refresh every RUN_REFRESH_MS.
-    fn run_slice(&self, generation: u64, last_refresh: f64) {
+    /// between tasks, and the views refresh every `RUN_REFRESH_MS`.
+    fn run_slice(&self, ticket: Ticket, last_refresh: f64) {
         let ctx = *self;
-        let current = self.run_generation.try_get_value() == Some(generation);
+        let current = self.pacer.try_with_value(|p| p.is_current(ticket)) == Some(true);
         if !current || !self.running.get_untracked() {
             return;
         }
-        let steps = self.slice_steps.get_value();
+        let steps = self.pacer.with_value(Pacer::slice_steps);
         let started = now_ms();
         let Some(progress) = self.act_quietly(|s| s.run_slice(steps)) else {
             return;
         };
         let elapsed = now_ms() - started;
-        self.run_clock
-            .update_value(|clock| clock.add_slice(elapsed));
-        // Adapt the slice so one takes about SLICE_BUDGET_MS.
-        let next = if elapsed < 0.5 {
-            steps.saturating_mul(4)
-        } else {
-            ((steps as f64) * SLICE_BUDGET_MS / elapsed) as u64
-        };
-        self.slice_steps.set_value(next.clamp(64, 1 << 24));
+        self.pacer.update_value(|p| p.slice_done(elapsed));
         if progress == RunProgress::Running {
-            let refresh = if now_ms() - last_refresh > RUN_REFRESH_MS {
+            let refresh = if self
+                .pacer
+                .with_value(|p| p.refresh_due(now_ms(), last_refresh))
+            {
                 self.show_run_time();
                 self.refresh();
                 now_ms()
             } else {
                 last_refresh
             };
-            post_task(move || ctx.run_slice(generation, refresh));
+            post_task(move || ctx.run_slice(ticket, refresh));
         } else {
             self.running.set(false);
             self.refresh();
             self.check_if_pending();
-            self.end_run(match progress {
-                RunProgress::Finished => "finished",
-                RunProgress::Paused { .. } => "paused",
-                RunProgress::Trapped => "trapped",
-                RunProgress::Running | RunProgress::Idle => "stopped",
-            });
+            self.end_run(run_outcome(progress));
         }
     }
 
     /// Adds the engine time not shown yet to the Run time statistic.
     fn show_run_time(&self) {
         let unshown = self
-            .run_clock
-            .try_update_value(|clock| std::mem::take(&mut clock.unshown_ms))
+            .pacer
+            .try_update_value(Pacer::take_unshown_ms)
             .unwrap_or(0.0);
         if unshown > 0.0 {
             self.run_time_ms
@@ -433,29 +373,25 @@ impl Ctx {
     /// `wave:run` and `wave:run-engine` measures.
     fn end_run(&self, outcome: &'static str) {
         self.show_run_time();
-        let Some(clock) = self.run_clock.try_get_value() else {
+        let steps = self.session.try_with_value(|s| s.step_count()).unwrap_or(0);
+        let Some(run) = self.pacer.try_with_value(|p| p.summary(steps)) else {
             return;
         };
-        let steps = self
-            .session
-            .try_with_value(|s| s.step_count())
-            .unwrap_or(0)
-            .saturating_sub(clock.steps_at_start);
         post_task(move || {
             let detail = [
-                ("engineMs", Detail::Number(clock.engine_ms)),
-                ("slices", Detail::Number(f64::from(clock.slices))),
-                ("longestSliceMs", Detail::Number(clock.longest_slice_ms)),
-                ("steps", Detail::Number(steps as f64)),
+                ("engineMs", Detail::Number(run.engine_ms)),
+                ("slices", Detail::Number(f64::from(run.slices))),
+                ("longestSliceMs", Detail::Number(run.longest_slice_ms)),
+                ("steps", Detail::Number(run.steps as f64)),
                 ("outcome", Detail::Text(outcome)),
             ];
             timing::measure(
                 timing::RUN,
-                clock.started,
-                now_ms() - clock.started,
+                run.started_ms,
+                now_ms() - run.started_ms,
                 &detail,
             );
-            timing::measure(timing::RUN_ENGINE, clock.started, clock.engine_ms, &detail);
+            timing::measure(timing::RUN_ENGINE, run.started_ms, run.engine_ms, &detail);
         });
     }
 
@@ -470,19 +406,14 @@ impl Ctx {
             self.stop();
         }
         self.autoplay.set(true);
-        let generation = self
-            .run_generation
-            .try_update_value(|g| {
-                *g += 1;
-                *g
-            })
-            .unwrap_or(0);
-        self.autoplay_tick(generation);
+        if let Some(ticket) = self.pacer.try_update_value(Pacer::start_autoplay) {
+            self.autoplay_tick(ticket);
+        }
     }
 
-    fn autoplay_tick(&self, generation: u64) {
+    fn autoplay_tick(&self, ticket: Ticket) {
         let ctx = *self;
-        if self.run_generation.try_get_value() != Some(generation)
+        if self.pacer.try_with_value(|p| p.is_current(ticket)) != Some(true)
             || self.autoplay.try_get_untracked() != Some(true)
         {
             return;
@@ -492,9 +423,9 @@ impl Ctx {
             self.autoplay.set(false);
             return;
         }
-        let delay = 1000 / u64::from(self.speed.get_untracked().clamp(1, 60));
+        let delay = autoplay_delay_ms(self.speed.get_untracked());
         set_timeout(
-            move || ctx.autoplay_tick(generation),
+            move || ctx.autoplay_tick(ticket),
             Duration::from_millis(delay),
         );
     }

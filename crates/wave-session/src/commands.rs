@@ -91,8 +91,8 @@ impl Session {
         true
     }
 
-    /// Runs up to `max_steps` scheduled instructions; the page calls it again on every animation
-    /// frame while it returns [`RunProgress::Running`]. Stops before an instruction on a
+    /// Runs up to `max_steps` scheduled instructions; the page calls it again, in a new task,
+    /// while it returns [`RunProgress::Running`]. Stops before an instruction on a
     /// breakpoint line (except the one a new run starts from, so Run leaves the breakpoint it is
     /// paused at) or on the `run_to_line` target, at the end, and at traps.
     pub fn run_slice(&mut self, max_steps: u64) -> RunProgress {

@@ -15,6 +15,7 @@ mod held_room;
 mod lanes;
 mod memory_init;
 mod memory_view;
+pub mod pacer;
 mod registers;
 mod session;
 mod share;

@@ -25,7 +25,7 @@ pub enum RunState {
 /// What one `run_slice` call came back with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunProgress {
-    /// The slice was used up: call again on the next animation frame.
+    /// The slice was used up: the page calls again in a new task.
     Running,
     /// Stopped before executing the instruction at this source line (a breakpoint, or the
     /// target of `run_to_line`).
