@@ -197,7 +197,7 @@ pub fn Controls() -> impl IntoView {
         </p>
         <CheckReport />
         // Keeps the height of the longest list since the machine started over: a step with
-        // fewer events does not move the views below (see `session::held_room`).
+        // fewer events does not move the views below (see `session::shown_wave_run`).
         <HeldHeight class="events-room">
             <ul class="events" aria-label="What the last step did">
                 {move || {

@@ -202,7 +202,7 @@ pub fn Editor() -> impl IntoView {
     });
     let breakpoints = Memo::new(move |_| ctx.with(|s| s.breakpoints()));
     // No current line while a run is in progress, and the heat holds still (see
-    // `Ctx::settled`): both are shown again when it stops.
+    // `Ctx::held_while_running`): both are shown again when it stops.
     let current_line = Memo::new(move |_| {
         if ctx.running.get() {
             None
@@ -214,7 +214,7 @@ pub fn Editor() -> impl IntoView {
     // line it left and the line it reached, not one per line.
     let current = Selector::new(move || current_line.get());
     let heat = Memo::new(move |previous| {
-        ctx.settled(previous, |s| {
+        ctx.held_while_running(previous, |s| {
             s.line_heat()
                 .into_iter()
                 .map(|h| (h.line, (h.efficiency, h.executions)))

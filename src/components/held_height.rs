@@ -1,9 +1,9 @@
-//! A block that does not get shorter while the session's room epoch lasts (see
-//! `session::held_room` for why).
+//! A block that does not get shorter while the session's shown wave run lasts (see
+//! `wave_session`'s `shown_wave_run` module for why).
 //!
 //! A `ResizeObserver` reports the block's height after each layout that changed it; when the
 //! block is taller than it has been, that height becomes its `min-height`, so when its content
-//! shrinks again the block keeps its height and nothing below it moves. A new epoch removes the
+//! shrinks again the block keeps its height and nothing below it moves. A new shown wave run removes the
 //! `min-height` and starts over from the content's height. Growing still moves what is below,
 //! once per new height: content is never cut or hidden.
 
@@ -12,7 +12,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 use super::use_ctx;
-use wave_session::RoomEpoch;
+use wave_session::ShownWaveRun;
 
 /// The tallest of the heights reported so far, if `reported` is taller than `held` by more
 /// than rounding (the block's new `min-height`).
@@ -28,7 +28,7 @@ pub fn HeldHeight(
 ) -> impl IntoView {
     let ctx = use_ctx();
     // The room is given back whenever this changes.
-    let epoch = Memo::new(move |_| ctx.with(|s| s.room_epoch()));
+    let shown = Memo::new(move |_| ctx.with(|s| s.shown_wave_run()));
     let block: NodeRef<leptos::html::Div> = NodeRef::new();
     let held = StoredValue::new(0.0f64);
     let observer = StoredValue::new_local(None::<web_sys::ResizeObserver>);
@@ -74,10 +74,10 @@ pub fn HeldHeight(
         }
         observe(&el);
     });
-    // A new epoch: back to the content's height. Observing again reports the current height
+    // A new shown wave run: back to the content's height. Observing again reports the current height
     // after the next layout, even when it did not change.
-    Effect::new(move |before: Option<RoomEpoch>| {
-        let now = epoch.get();
+    Effect::new(move |before: Option<ShownWaveRun>| {
+        let now = shown.get();
         if before.is_some_and(|b| b != now) {
             if let Some(el) = block.get_untracked() {
                 held.set_value(0.0);

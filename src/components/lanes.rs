@@ -199,7 +199,7 @@ fn event_lane(event: &web_sys::Event) -> Option<u32> {
 #[component]
 pub fn Lanes() -> impl IntoView {
     let ctx = use_ctx();
-    let lanes_memo = Memo::new(move |previous| ctx.settled(previous, |s| s.lanes()));
+    let lanes_memo = Memo::new(move |previous| ctx.held_while_running(previous, |s| s.lanes()));
     let selected = Memo::new(move |_| ctx.with(|s| s.selection().lane));
     let active_count = move || {
         lanes_memo.with(|all| {
@@ -208,7 +208,7 @@ pub fn Lanes() -> impl IntoView {
         })
     };
     // The lane under the mouse pointer: only it carries a `title` (the reason as a tooltip).
-    // A title on every lane was a third attribute to rewrite on each of the 64 lanes a
+    // A title on every lane would be a third attribute to rewrite on each of the 64 lanes a
     // divergent step flips, for a tooltip only the hovered lane can show; the reason is in
     // every lane's accessible name anyway.
     let hovered = RwSignal::new(None::<u32>);
@@ -221,8 +221,8 @@ pub fn Lanes() -> impl IntoView {
     let group: NodeRef<leptos::html::Div> = NodeRef::new();
     // The buttons as the page has them. One effect keeps all of them up to date instead of a
     // memo and four attribute closures per lane: a step that flips 64 lanes then costs two
-    // attribute writes per lane and no reactive bookkeeping (each closure that re-ran used to
-    // unsubscribe and resubscribe itself, about 20 µs a lane).
+    // attribute writes per lane and no reactive bookkeeping (a closure per attribute would
+    // unsubscribe and resubscribe itself on every re-run, about 20 µs a lane).
     let shown = StoredValue::new_local(Vec::<ShownLane>::new());
     Effect::new(move |_| {
         let Some(group) = group.get() else {

@@ -31,7 +31,7 @@ pub fn MemoryView() -> impl IntoView {
     let rows = Memo::new(move |previous| {
         let fmt = format.get();
         let per_row = BYTES_PER_ROW / fmt.cell_bytes();
-        ctx.settled(previous, |s| {
+        ctx.held_while_running(previous, |s| {
             s.memory_rows(space.get(), start.get(), ROWS, per_row, fmt)
         })
     });

@@ -117,8 +117,8 @@ impl Ctx {
     /// Reads the session for a view too heavy to redraw while a run is in progress (a register
     /// table of 70 × 32 cells redrawn five times a second would hold the main thread far longer
     /// than a run slice): during a run it keeps `previous` and tracks only `running`, so the
-    /// view catches up once when the run stops. Use as `Memo::new(move |p| ctx.settled(p, f))`.
-    pub fn settled<R: Clone + Default>(
+    /// view catches up once when the run stops. Use as `Memo::new(move |p| ctx.held_while_running(p, f))`.
+    pub fn held_while_running<R: Clone + Default>(
         &self,
         previous: Option<&R>,
         f: impl FnOnce(&Session) -> R,
@@ -481,8 +481,8 @@ pub fn HeldNote() -> impl IntoView {
 /// A row of lanes as small cells (for masks), drawn as one element: the lanes that are on are
 /// runs of a gradient over the off colour, under a pattern of 1px gaps (one tile per lane; the
 /// stylesheet sizes the tiles from `--lanes`). A divergence-stack frame shows three of these; as
-/// 64 elements each they were most of the stack's style, layout and paint work when a frame was
-/// pushed or popped.
+/// 64 elements each they would be most of the stack's style, layout and paint work when a frame
+/// is pushed or popped.
 #[component]
 pub fn LaneStrip(#[prop(into)] lanes: Signal<Vec<bool>>) -> impl IntoView {
     view! {

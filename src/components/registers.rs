@@ -146,10 +146,11 @@ pub fn Registers() -> impl IntoView {
     let row_count = Memo::new(move |_| ctx.with(|s| s.register_table_rows()));
     let selected = Memo::new(move |_| ctx.with(|s| s.selection().lane));
     let chars = Memo::new(move |previous| {
-        ctx.settled(previous, |s| s.register_cell_chars(ctx.format.get()))
+        ctx.held_while_running(previous, |s| s.register_cell_chars(ctx.format.get()))
     });
-    let detail =
-        Memo::new(move |previous| ctx.settled(previous, |s| s.lane_detail(ctx.format.get())));
+    let detail = Memo::new(move |previous| {
+        ctx.held_while_running(previous, |s| s.lane_detail(ctx.format.get()))
+    });
     let detail = move || detail.get();
 
     // Only the rows and lanes in view (and a few beyond) are in the page: a 64-lane wave with
@@ -184,9 +185,9 @@ pub fn Registers() -> impl IntoView {
 
     // Off screen, the table leaves its cells as they are. In a shorter window (or with the
     // divergence stack deep) the table is below the machine pane's view, yet updating its cells
-    // cost about 1 ms of paint and 0.5 ms of layout a step: the browser paints its scroll
+    // costs about 1 ms of paint and 0.5 ms of layout a step: the browser paints its scroll
     // container whole, seen or not. So while the table was on screen when last looked at, a
-    // change of the session updates the cells at once, as before; once it was seen to be off
+    // change of the session updates the cells at once; once it was seen to be off
     // screen (by the check below or the IntersectionObserver), a change only marks the cells
     // `stale`, and the next animation frame, once the step's other changes (a stack frame that
     // moves the table) are in the page, looks whether any of the table's rows is on screen (its
@@ -195,7 +196,7 @@ pub fn Registers() -> impl IntoView {
     // a scroll, a resize or any other change of the layout brings the rows into view, and then
     // show the current state (`changed` is the latest step's, as if they had followed every
     // step). Until then the table says it is not up to date (`aria-busy`), for screen readers,
-    // which read off-screen content. Looking at every step instead cost more than it saved
+    // which read off-screen content. Looking at every step instead costs more than it saves
     // while the table is in view: the look forces a layout, and the cells then need a second.
     //
     // The handlers below may run after the view is gone (a frame or an observer's callback
@@ -355,7 +356,7 @@ pub fn Registers() -> impl IntoView {
         let w = window.get();
         w.columns.start as u32..w.columns.end as u32
     };
-    // Held during a run like the other heavy views (see `Ctx::settled`), unless the table was
+    // Held during a run like the other heavy views (see `Ctx::held_while_running`), unless the table was
     // scrolled meanwhile: the cells must always be those of the lanes the header shows.
     // The session is read untracked: a step reaches the cells through `catch_up` (above).
     let body = Memo::new(

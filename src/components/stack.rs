@@ -4,8 +4,8 @@
 //!
 //! Only at teaching speed: a change that comes sooner than an animation lasts after the one
 //! before (F10 held or pressed quickly, fast autoplay) shows the new stack at once and ends any
-//! animation still playing. Overlapping animations are what made such steps miss their frame:
-//! every animation frame repainted the stack while the next step was being drawn.
+//! animation still playing. Overlapping animations would make such steps miss their frame:
+//! every animation frame would repaint the stack while the next step is being drawn.
 
 use std::time::Duration;
 
@@ -190,7 +190,7 @@ fn frame_body(frame: Signal<Option<FrameView>>) -> impl IntoView {
 #[component]
 pub fn Stack() -> impl IntoView {
     let ctx = use_ctx();
-    let frames_memo = Memo::new(move |previous| ctx.settled(previous, |s| s.stack()));
+    let frames_memo = Memo::new(move |previous| ctx.held_while_running(previous, |s| s.stack()));
     let frames = move || frames_memo.get();
     let items = RwSignal::new(Vec::<Item>::new());
     // The live frames whose element plays the enter animation (those the last change pushed,
@@ -250,7 +250,7 @@ pub fn Stack() -> impl IntoView {
                 <HeldNote />
             </h3>
             // Keeps the height of the deepest stack shown since the machine started over, so that
-            // pops do not move the registers below (see `session::held_room`).
+            // pops do not move the registers below (see `session::shown_wave_run`).
             <HeldHeight class="stack-room">
                 <ol class="stack" role="list" aria-label="Divergence stack">
                     <For each=move || items.get() key=Item::key let:item>

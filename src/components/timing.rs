@@ -164,7 +164,7 @@ pub fn post_task(task: impl FnOnce() + 'static) {
 ///
 /// The frame's callback only reads the clock: both measures are recorded in the task after the
 /// frame, once `wave:step-render` has ended, so that recording them (a few calls into the page)
-/// is not counted as the frame's rendering. The times measured are the same.
+/// is not counted as the frame's rendering.
 pub fn measure_step(start: f64) {
     let step_end = Rc::new(std::cell::Cell::new(None::<f64>));
     let in_task = Rc::clone(&step_end);

@@ -16,7 +16,7 @@ impl Session {
     /// Back to the start: a fresh machine with the configured memory, nothing executed. Does
     /// nothing but update the state when the source or configuration has errors.
     pub fn reset(&mut self) {
-        self.machine_start = crate::held_room::next_machine_start();
+        self.machine_start = crate::shown_wave_run::next_machine_start();
         self.machine = None;
         self.run_target = None;
         self.last_events.clear();

@@ -11,7 +11,7 @@ mod default_kernel;
 mod events;
 pub mod examples;
 mod form;
-mod held_room;
+
 mod lanes;
 mod memory_init;
 mod memory_view;
@@ -19,6 +19,7 @@ pub mod pacer;
 mod registers;
 mod session;
 mod share;
+mod shown_wave_run;
 mod source_view;
 mod stack;
 mod stats_view;
@@ -34,12 +35,12 @@ pub use events::EventView;
 pub use form::{
     ConfigForm, ElemType, Field, FormErrors, RegionField, RegionForm, RegionKind, ValidLaunch,
 };
-pub use held_room::RoomEpoch;
 pub use lanes::LaneView;
 pub use memory_view::{parse_address, MemoryFormat, MemoryRow, MemorySpaceChoice};
 pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHARS};
 pub use session::{Selection, Session};
 pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
+pub use shown_wave_run::ShownWaveRun;
 pub use source_view::{highlight_lines, DiagnosticView, HighlightSpan};
 pub use stack::{FrameView, MaskRow};
 pub use stats_view::{LineHeat, StatsView};

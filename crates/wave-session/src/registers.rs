@@ -128,7 +128,7 @@ pub const MAX_CELL_CHARS: usize = 14;
 
 /// A value's text as a register cell shows it: cut to [`MAX_CELL_CHARS`] with an ellipsis when
 /// longer. Cut here rather than by the stylesheet (`text-overflow`), which needs every cell to
-/// clip its content: hundreds of clips made each step's paint about 1 ms longer.
+/// clip its content: hundreds of clips add about 1 ms to each step's paint.
 fn cell_text(mut text: String) -> String {
     if let Some((cut, _)) = text.char_indices().nth(MAX_CELL_CHARS - 1) {
         if text[cut..].chars().nth(1).is_some() {

@@ -61,7 +61,7 @@ pub struct Session {
     pub(crate) check_report: Option<String>,
     /// The gallery example this work came from, while it still is that example.
     pub(crate) example: Option<ExampleOrigin>,
-    /// Which start of a machine this is, unique in the page (see [`RoomEpoch`]).
+    /// Which start of a machine this is, unique in the page (see [`ShownWaveRun`]).
     pub(crate) machine_start: u64,
 }
 

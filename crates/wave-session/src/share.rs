@@ -92,8 +92,8 @@ struct SharePayload {
     /// the end) happens on the attempt after the last counted step, so re-running needs it.
     #[serde(default)]
     trapped: bool,
-    /// The gallery example the work came from (links made before it existed have none; an id
-    /// this version does not know is ignored).
+    /// The gallery example the work came from (absent when it came from none, as in older
+    /// links; an id this version does not know is ignored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     example: Option<String>,
 }

@@ -455,55 +455,55 @@ fn register_columns_are_as_wide_as_the_longest_value() {
 }
 
 #[test]
-fn held_room_lasts_through_steps_and_ends_when_the_view_starts_over() {
+fn shown_wave_run_lasts_through_steps_and_ends_when_the_view_starts_over() {
     let mut s = lesson("break-in-if");
-    let start = s.room_epoch();
+    let start = s.shown_wave_run();
     // Through pushes and pops of the divergence stack the room is kept.
     let mut depths = std::collections::BTreeSet::new();
     for _ in 0..20 {
         s.step();
         depths.insert(s.stack().len());
-        assert_eq!(s.room_epoch(), start, "a step keeps the room");
+        assert_eq!(s.shown_wave_run(), start, "a step keeps the room");
     }
     assert!(depths.len() >= 3, "the stack grew and shrank: {depths:?}");
     s.reset();
-    let after_reset = s.room_epoch();
+    let after_reset = s.shown_wave_run();
     assert_ne!(after_reset, start, "a reset gives the room back");
     s.set_source(&format!("{}\n", s.source()));
     assert_ne!(
-        s.room_epoch(),
+        s.shown_wave_run(),
         after_reset,
         "an edit resets, so it does too"
     );
 
     let mut form = s.form().clone();
     form.wave_width = "4".to_string();
-    let before = s.room_epoch();
+    let before = s.shown_wave_run();
     s.set_form(form);
-    assert_ne!(s.room_epoch(), before, "another wave width");
+    assert_ne!(s.shown_wave_run(), before, "another wave width");
 
     // Another session (an example opened, a link followed) is a new start too, though it made
     // as many resets as the one it replaces.
     assert_ne!(
-        lesson("break-in-if").room_epoch(),
-        lesson("break-in-if").room_epoch()
+        lesson("break-in-if").shown_wave_run(),
+        lesson("break-in-if").shown_wave_run()
     );
 
     let mut s = lesson("barrier-local");
-    let before = s.room_epoch();
+    let before = s.shown_wave_run();
     assert!(s.select_wave(1));
-    assert_ne!(s.room_epoch(), before, "another wave");
-    let before = s.room_epoch();
+    assert_ne!(s.shown_wave_run(), before, "another wave");
+    let before = s.shown_wave_run();
     s.select_lane(3);
     assert_eq!(
-        s.room_epoch(),
+        s.shown_wave_run(),
         before,
         "another lane of the same wave keeps it"
     );
 }
 
 #[test]
-fn held_room_ends_when_another_workgroup_is_shown() {
+fn shown_wave_run_ends_when_another_workgroup_is_shown() {
     let form = crate::ConfigForm {
         grid: "2,1,1".to_string(),
         workgroup: "8,1,1".to_string(),
@@ -515,7 +515,7 @@ fn held_room_ends_when_another_workgroup_is_shown() {
         form,
     );
     assert_eq!(s.workgroup_count(), 2);
-    let before = s.room_epoch();
+    let before = s.shown_wave_run();
     assert_eq!(s.select_workgroup(1), Ok(()));
-    assert_ne!(s.room_epoch(), before);
+    assert_ne!(s.shown_wave_run(), before);
 }
