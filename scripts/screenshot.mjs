@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Makes README's screenshot (assets/screenshot.png) from the built page: serves dist/, opens the
+// "Break inside if" lesson in headless Chromium, steps until the wave has diverged inside its
+// loop, and captures the window.
+// Usage (after `trunk build --release`): node scripts/screenshot.mjs [--out FILE] [--theme dark]
+import { chromium } from '@playwright/test';
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at >= 0 && args[at + 1] ? args[at + 1] : fallback;
+};
+const out = option('--out', 'assets/screenshot.png');
+const theme = option('--theme', 'light');
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml' };
+
+const server = createServer(async (request, response) => {
+  const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+  try {
+    const body = await readFile(join('dist', path.endsWith('/') ? `${path}index.html` : path));
+    response.writeHead(200, { 'content-type': types[extname(path)] || 'text/html' });
+    response.end(body);
+  } catch {
+    response.writeHead(404);
+    response.end();
+  }
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: theme });
+  await page.goto(url);
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('break-in-if');
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  const frames = page.getByRole('list', { name: 'Divergence stack' }).getByRole('listitem');
+  const inactive = page.getByRole('button', { name: /^Lane \d+: inactive/ });
+  // Step until the wave is two frames deep (loop and if) with some lanes waiting.
+  for (let i = 0; i < 60 && ((await frames.count()) < 2 || (await inactive.count()) === 0); i += 1) {
+    const before = await page.locator('.machine-body').innerText();
+    await step.click();
+    await page.waitForFunction((text) => document.querySelector('.machine-body')?.innerText !== text, before);
+  }
+  // Let the stack's entry animation finish before the picture is taken.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await page.screenshot({ path: out });
+  console.log(`wrote ${out}`);
+} finally {
+  await browser.close();
+  server.close();
+}
