@@ -20,6 +20,19 @@ async function pickExample(page, id) {
   await page.getByRole('combobox', { name: 'Examples' }).selectOption(id);
 }
 
+// The kernel source in the page's autosave (null if none). The page autosaves when its debounced
+// recompile takes the editor's text (`Ctx::commit_source` in src/components/mod.rs), so this
+// says which text the page has compiled and a reload or a new tab would restore. The format is
+// crates/wave-session/src/share.rs's: "a1." + base64url(raw deflate(JSON)).
+const autosavedSource = (page) => page.evaluate(async () => {
+  const saved = localStorage.getItem('wave-playground.autosave');
+  if (!saved) return null;
+  const body = saved.slice(saved.indexOf('.') + 1).replace(/-/g, '+').replace(/_/g, '/');
+  const bytes = Uint8Array.from(atob(body.padEnd(Math.ceil(body.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
+  const json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return JSON.parse(await new Response(json).text()).source;
+});
+
 test('the if/else lesson splits the wave 3 / 5 and reconverges', async ({ page }) => {
   await page.goto('/');
   await pickExample(page, 'if-else');
@@ -102,8 +115,8 @@ test('a malformed link explains itself and keeps the autosaved work', async ({ p
   await page.goto('/');
   const mine = '.kernel mine\n    halt\n.end';
   await page.getByRole('textbox', { name: 'Kernel source' }).fill(mine);
+  await expect.poll(() => autosavedSource(page), 'the recompile autosaves the text').toBe(mine);
   await expect(page.getByRole('status')).toHaveText('ready');
-  await page.waitForTimeout(400);
   const other = await page.context().newPage();
   await other.goto('/#v1.%%%');
   await expect(other.getByRole('alert')).toContainText('Could not open the link');
@@ -154,8 +167,8 @@ test('reload restores the autosaved work', async ({ page }) => {
   await page.goto('/');
   const mine = '.kernel saved\n    halt\n.end';
   await page.getByRole('textbox', { name: 'Kernel source' }).fill(mine);
+  await expect.poll(() => autosavedSource(page), 'the recompile autosaves the text').toBe(mine);
   await expect(page.getByRole('status')).toHaveText('ready');
-  await page.waitForTimeout(400);
   await page.reload();
   await expect(page.getByRole('textbox', { name: 'Kernel source' })).toHaveValue(mine);
 });
@@ -212,7 +225,9 @@ test('typing in the middle of the text keeps the caret where it is', async ({ pa
   await editor.fill('ab\ncd');
   await editor.press('Control+Home');
   await page.keyboard.type('X');
-  await page.waitForTimeout(400); // the debounced recompile refreshes every view
+  // The debounced recompile refreshes every view: it has happened once the bad token is
+  // underlined as "Xab" (the underlines wait for the page to have compiled the editor's text).
+  await expect(page.locator('.squiggle-error').first()).toHaveText('Xab');
   await page.keyboard.type('Y');
   await expect(editor).toHaveValue('XYab\ncd');
 });
@@ -393,12 +408,14 @@ test('an edited example says so, travels in links and autosave, and can be resto
   await pickExample(page, 'if-else');
   const editor = page.getByRole('textbox', { name: 'Kernel source' });
   const original = await editor.inputValue();
-  await editor.fill(original.replace('mov_imm  r1, 3', 'mov_imm  r1, 5'));
+  const edited = original.replace('mov_imm  r1, 3', 'mov_imm  r1, 5');
+  expect(edited).not.toBe(original);
+  await editor.fill(edited);
   const notes = page.locator('details.example-notes');
   await expect(notes.getByText('edited')).toBeVisible();
   await expect(notes.locator('summary')).toContainText('If / else divergence');
   // The autosave keeps the origin: a reload shows the same explanation, still edited.
-  await page.waitForTimeout(400);
+  await expect.poll(() => autosavedSource(page), 'the recompile autosaves the edit').toBe(edited);
   await page.reload();
   await expect(notes.locator('summary')).toContainText('If / else divergence');
   await expect(notes.getByText('edited')).toBeVisible();
