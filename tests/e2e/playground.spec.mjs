@@ -331,17 +331,35 @@ async function stepAndSettle(page) {
 const stackDepth = async (page) =>
   Number((await page.locator('#stack-heading .view-note').first().textContent()).match(/depth (\d+)/)[1]);
 
-// The stack animates a change only after it has been still this long (ANIMATION_MS in
-// src/components/stack.rs), with a margin: the pause of a student stepping at teaching speed.
-const TEACHING_PAUSE_MS = 300;
+// How long the divergence stack's frame animations last: ANIMATION_MS in src/components/stack.rs,
+// the 200ms of `.frame.entering` and `.frame.leaving` in style/main.css. The page animates a
+// stack change only when it has been still this long since its last command and its last stack
+// change: that is its measure of a student stepping at teaching speed.
+const ANIMATION_MS = 200;
+
+// The page's clock (performance.now()), read after its last command has been handled.
+const pageNow = (page) => page.evaluate(() => performance.now());
+
+// Waits as a student stepping at teaching speed does before the next step: until nothing on the
+// page is animating any more, and the page has been still for ANIMATION_MS since `since` (its
+// clock after the last command). Waiting for the animations alone would not do: a step that
+// changed no frame plays none, yet the page would not animate a stack change right after it.
+// That second condition is the page's own rule for teaching speed, on its own clock.
+async function waitAsAStudent(page, since) {
+  await page.waitForFunction(([since, still]) =>
+    document.getAnimations().every((a) => a.playState === 'finished')
+      && performance.now() - since >= still, [since, ANIMATION_MS]);
+}
 
 // Steps until the divergence stack gets shallower; returns its depth right after the pop. With
-// `pause`, waits that long before each step.
-async function stepUntilPop(page, pause = 0) {
+// `teaching`, steps at teaching speed (`waitAsAStudent`), so that stack changes animate.
+async function stepUntilPop(page, { teaching = false } = {}) {
   let depth = 0;
+  let since = await pageNow(page);
   for (let i = 0; i < 30; i++) {
-    if (pause > 0) await page.waitForTimeout(pause);
+    if (teaching) await waitAsAStudent(page, since);
     await stepAndSettle(page);
+    since = await pageNow(page);
     const now = await stackDepth(page);
     if (now < depth) return now;
     depth = now;
@@ -354,7 +372,7 @@ test('a popped frame leaves in place and is no list item while it animates', asy
   await pickExample(page, 'nested-if');
   const stack = page.getByRole('list', { name: 'Divergence stack' });
   const leaving = stack.locator('li.leaving');
-  const depth = await stepUntilPop(page, TEACHING_PAUSE_MS);
+  const depth = await stepUntilPop(page, { teaching: true });
   // Right after the pop: the list items are exactly the live frames, and the popped frame is
   // still there, on top where it was, hidden from assistive technology.
   await expect(frames(page)).toHaveCount(depth);
@@ -372,7 +390,10 @@ test('with reduced motion a popped frame goes at once', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto('/');
   await pickExample(page, 'if-else');
-  await stepUntilPop(page);
+  // At teaching speed, where the pop would otherwise animate (the test above).
+  await stepUntilPop(page, { teaching: true });
+  // The step has settled (`wave:step` ends once the DOM has caught up with it), and a leaving
+  // item is added in that same update: none now means none at all.
   expect(await page.locator('ol.stack > li.leaving').count()).toBe(0);
   await expect(page.locator('ol.stack > li')).toHaveCount(0);
 });
@@ -547,10 +568,12 @@ test('stepping fast shows each new stack at once, with the same frames as steppi
   await page.getByRole('button', { name: 'Reset', exact: true }).click();
   await expect(page.getByRole('status')).toHaveText('ready');
   let slid = false;
+  let since = await pageNow(page);
   for (let i = 0; i < steps; i++) {
-    await page.waitForTimeout(TEACHING_PAUSE_MS);
+    await waitAsAStudent(page, since);
     const before = await stackDepth(page);
     await stepAndSettle(page);
+    since = await pageNow(page);
     if ((await stackDepth(page)) > before && (await stack.locator('li.entering').count()) === 1) slid = true;
   }
   expect(slid, 'a frame pushed at teaching speed slides in').toBe(true);
