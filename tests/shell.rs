@@ -1,8 +1,10 @@
 //! Mounts the playground in a real browser and checks its components through the DOM.
 #![cfg(target_arch = "wasm32")]
 
-use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
+use wave_playground::components::{timing, AUTOSAVE_KEY};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -90,14 +92,28 @@ fn editor(root: &web_sys::HtmlElement) -> web_sys::HtmlTextAreaElement {
         .unwrap()
 }
 
+/// Types `source` into the editor and waits for the debounced recompile. The page autosaves the
+/// source it has just compiled (`Ctx::commit_source`), so an autosave holding `source` says the
+/// session has it; `wait_until` then lets the views follow.
 async fn type_source(root: &web_sys::HtmlElement, source: &str) {
     let area = editor(root);
     area.set_value(source);
     area.dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
-    // Let the debounced recompile fire.
-    sleep(wave_playground::components::RECOMPILE_DEBOUNCE_MS as i32 + 100).await;
-    leptos::task::tick().await;
+    wait_until(
+        || autosaved_source().as_deref() == Some(source),
+        "the debounced recompile of the typed source (the autosave holding it)",
+    )
+    .await;
+}
+
+/// The source in the page's autosave, if there is one.
+fn autosaved_source() -> Option<String> {
+    let storage = web_sys::window()?.local_storage().ok()??;
+    let text = storage.get_item(AUTOSAVE_KEY).ok()??;
+    wave_session::Session::restore_autosave(&text)
+        .ok()
+        .map(|session| session.source().to_string())
 }
 
 /// Presses "Step" `times` times, letting the DOM follow each.
@@ -122,14 +138,78 @@ async fn frames(count: usize) {
     }
 }
 
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .unwrap();
+/// How long `wait_until` waits before it fails: far longer than anything it waits for takes on a
+/// loaded machine, and shorter than the test runner's 20 s for the whole suite, so that the
+/// failure names its condition.
+const DEADLINE_MS: f64 = 10_000.0;
+
+fn performance() -> web_sys::Performance {
+    web_sys::window().unwrap().performance().unwrap()
+}
+
+/// Waits until `condition` holds, looking again after each animation frame (so after the
+/// microtasks in which Leptos updates the DOM, the frame's own callbacks and its observers).
+/// Fails naming `what` if it does not hold within `DEADLINE_MS`.
+async fn wait_until(mut condition: impl FnMut() -> bool, what: &str) {
+    let start = performance().now();
+    loop {
+        leptos::task::tick().await;
+        if condition() {
+            return;
+        }
+        if performance().now() - start > DEADLINE_MS {
+            panic!("gave up after {DEADLINE_MS} ms waiting for {what}");
+        }
+        frames(1).await;
+    }
+}
+
+/// How many User Timing measures named `name` the page has published (src/components/timing.rs).
+fn measures(name: &str) -> u32 {
+    performance().get_entries_by_name(name).length()
+}
+
+/// Presses "Step" and waits until the frame that shows the step has been drawn: its
+/// `wave:step-render` measure is recorded in the task after that frame, so the animation-frame
+/// callbacks the step queued (the register table looking whether it is on screen) have run, and
+/// so have the DOM updates they made.
+async fn step_drawn(root: &web_sys::HtmlElement) {
+    let drawn = measures(timing::STEP_RENDER);
+    button(root, "Step").click();
+    wait_until(
+        || measures(timing::STEP_RENDER) > drawn,
+        "the frame that shows the step (a new wave:step-render measure)",
+    )
+    .await;
+}
+
+/// Whether `target` is in view as IntersectionObservers see the current layout, once the page's
+/// own observers have had their say on it (the register table's: src/components/registers.rs).
+/// A fresh observer reports on its target in the next update of the document's observers, the
+/// same update in which the page's observers report a change, and the browser notifies them
+/// all in one task: a frame after the fresh observer's report, that task is over.
+async fn in_view_as_observed(target: &web_sys::Element) -> bool {
+    let mut report = None;
+    let promise = js_sys::Promise::new(&mut |resolve, _| report = Some(resolve));
+    let report = report.unwrap();
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        report.call1(&JsValue::NULL, &entries).unwrap();
     });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    let observer = web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()).unwrap();
+    observer.observe(target);
+    let entries: js_sys::Array = wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    observer.disconnect();
+    drop(callback);
+    frames(1).await;
+    entries
+        .at(-1)
+        .dyn_into::<web_sys::IntersectionObserverEntry>()
+        .unwrap()
+        .is_intersecting()
 }
 
 #[wasm_bindgen_test]
@@ -230,10 +310,15 @@ async fn gutter_toggles_breakpoints() {
         toggle().get_attribute("aria-pressed").as_deref(),
         Some("true")
     );
+    let runs = measures(timing::RUN);
     button(root, "Run").click();
-    // The run goes in slices, one task each.
-    sleep(200).await;
-    leptos::task::tick().await;
+    // The run goes in slices, one task each; `wave:run` is published once the views show how it
+    // ended.
+    wait_until(
+        || measures(timing::RUN) > runs,
+        "the run to end (a new wave:run measure)",
+    )
+    .await;
     assert_eq!(status(root), "paused at line 11 (breakpoint)");
 }
 
@@ -326,7 +411,11 @@ async fn registers_pushed_out_of_view(
     one(root, ".machine-body")
         .insert_before(&spacer, Some(&one(root, ".registers-view")))
         .unwrap();
-    sleep(50).await;
+    // The table learns that it is out of view from its IntersectionObserver.
+    assert!(
+        !in_view_as_observed(&one(root, "table.registers tbody")).await,
+        "the block pushes the register rows out of view"
+    );
     spacer
 }
 
@@ -344,13 +433,11 @@ async fn the_register_table_off_screen_catches_up_when_it_comes_back_into_view()
     )
     .await;
     let table = one(root, "table.registers");
+    let rows = one(root, "table.registers tbody");
     let view = one(root, ".registers-view");
-    let step = || async move {
-        button(root, "Step").click();
-        leptos::task::tick().await;
-        sleep(50).await; // the table looks whether it is seen in the next frame
-        leptos::task::tick().await;
-    };
+    // The table looks whether it is seen in the frame after a step: once that frame is drawn, a
+    // table that was going to update its cells has done so.
+    let step = || step_drawn(root);
     step().await; // r0 = 1
     assert_eq!(table.get_attribute("aria-busy").as_deref(), Some("true"));
     assert!(
@@ -361,9 +448,11 @@ async fn the_register_table_off_screen_catches_up_when_it_comes_back_into_view()
     step().await; // r1 = 5
                   // Scrolled back into view: the current values, and only the latest step's change marked.
     view.scroll_into_view();
-    sleep(50).await;
-    leptos::task::tick().await;
-    assert_eq!(table.get_attribute("aria-busy"), None);
+    wait_until(
+        || table.get_attribute("aria-busy").is_none(),
+        "the table scrolled into view to catch up (no aria-busy)",
+    )
+    .await;
     let r0 = register_cells(root, "r0");
     assert_eq!(r0.len(), 8, "one cell per lane of the 8-wide wave");
     assert!(r0.iter().all(|c| *c == ("1".to_string(), false)), "{r0:?}");
@@ -375,15 +464,20 @@ async fn the_register_table_off_screen_catches_up_when_it_comes_back_into_view()
         .set_attribute("style", "overflow-anchor: none")
         .unwrap();
     spacer.set_attribute("style", "height: 6000px").unwrap();
-    sleep(100).await; // the IntersectionObserver reports after the next frame
+    assert!(
+        !in_view_as_observed(&rows).await,
+        "the grown block pushes the rows out of view again"
+    );
     step().await; // r0 = 2
     step().await; // r0 = 3
     assert_eq!(table.get_attribute("aria-busy").as_deref(), Some("true"));
     assert!(register_cells(root, "r0").iter().all(|c| c.0 == "1"));
     spacer.set_attribute("style", "height: 3000px").unwrap();
-    sleep(100).await;
-    leptos::task::tick().await;
-    assert_eq!(table.get_attribute("aria-busy"), None);
+    wait_until(
+        || table.get_attribute("aria-busy").is_none(),
+        "the table back in view to catch up (no aria-busy)",
+    )
+    .await;
     let r0 = register_cells(root, "r0");
     assert!(r0.iter().all(|c| *c == ("3".to_string(), true)), "{r0:?}");
     let r1 = register_cells(root, "r1");
@@ -403,10 +497,8 @@ async fn the_register_table_renders_only_the_rows_in_view_and_follows_scrolling(
     }
     source.push_str("    halt\n.end\n");
     type_source(root, &source).await;
-    button(root, "Step").click();
-    leptos::task::tick().await;
-    sleep(50).await; // the table measures itself in an animation frame
-    leptos::task::tick().await;
+    // The table measures itself in an animation frame: the step's is drawn.
+    step_drawn(root).await;
     let table = one(root, "table.registers");
     assert_eq!(table.get_attribute("aria-rowcount").as_deref(), Some("46"));
     let rows = register_rows(root);
@@ -717,7 +809,11 @@ async fn the_register_cells_wait_while_only_the_header_row_is_on_screen() {
     };
     let rows_below_edge = rows.get_bounding_client_rect().top() - edge();
     body.set_scroll_top(body.scroll_top() + rows_below_edge.floor() as i32 - 3);
-    sleep(50).await;
+    // The page's observer has seen the scrolled layout: the rows are still out of its view.
+    assert!(
+        !in_view_as_observed(&rows).await,
+        "the rows are out of view"
+    );
     assert!(
         header.get_bounding_client_rect().top() < edge(),
         "the header is on screen"
@@ -727,10 +823,8 @@ async fn the_register_cells_wait_while_only_the_header_row_is_on_screen() {
         "the rows are not"
     );
     let table = one(root, "table.registers");
-    button(root, "Step").click();
-    leptos::task::tick().await;
-    sleep(50).await;
-    leptos::task::tick().await;
+    // Once the frame after the step is drawn, the table has looked whether its rows are seen.
+    step_drawn(root).await;
     assert_eq!(table.get_attribute("aria-busy").as_deref(), Some("true"));
     assert!(
         register_cells(root, "r0").iter().all(|(t, _)| t == "0"),
@@ -739,9 +833,11 @@ async fn the_register_cells_wait_while_only_the_header_row_is_on_screen() {
     );
     // One row's height further: the first row is on screen and catches up.
     body.set_scroll_top(body.scroll_top() + 20);
-    sleep(100).await;
-    leptos::task::tick().await;
-    assert_eq!(table.get_attribute("aria-busy"), None);
+    wait_until(
+        || table.get_attribute("aria-busy").is_none(),
+        "the table with its first row on screen to catch up (no aria-busy)",
+    )
+    .await;
     let r0 = register_cells(root, "r0");
     assert!(r0.iter().all(|c| *c == ("1".to_string(), true)), "{r0:?}");
 }

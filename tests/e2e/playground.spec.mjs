@@ -20,6 +20,19 @@ async function pickExample(page, id) {
   await page.getByRole('combobox', { name: 'Examples' }).selectOption(id);
 }
 
+// The kernel source in the page's autosave (null if none). The page autosaves when its debounced
+// recompile takes the editor's text (`Ctx::commit_source` in src/components/mod.rs), so this
+// says which text the page has compiled and a reload or a new tab would restore. The format is
+// crates/wave-session/src/share.rs's: "a1." + base64url(raw deflate(JSON)).
+const autosavedSource = (page) => page.evaluate(async () => {
+  const saved = localStorage.getItem('wave-playground.autosave');
+  if (!saved) return null;
+  const body = saved.slice(saved.indexOf('.') + 1).replace(/-/g, '+').replace(/_/g, '/');
+  const bytes = Uint8Array.from(atob(body.padEnd(Math.ceil(body.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
+  const json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return JSON.parse(await new Response(json).text()).source;
+});
+
 test('the if/else lesson splits the wave 3 / 5 and reconverges', async ({ page }) => {
   await page.goto('/');
   await pickExample(page, 'if-else');
@@ -102,8 +115,8 @@ test('a malformed link explains itself and keeps the autosaved work', async ({ p
   await page.goto('/');
   const mine = '.kernel mine\n    halt\n.end';
   await page.getByRole('textbox', { name: 'Kernel source' }).fill(mine);
+  await expect.poll(() => autosavedSource(page), 'the recompile autosaves the text').toBe(mine);
   await expect(page.getByRole('status')).toHaveText('ready');
-  await page.waitForTimeout(400);
   const other = await page.context().newPage();
   await other.goto('/#v1.%%%');
   await expect(other.getByRole('alert')).toContainText('Could not open the link');
@@ -154,8 +167,8 @@ test('reload restores the autosaved work', async ({ page }) => {
   await page.goto('/');
   const mine = '.kernel saved\n    halt\n.end';
   await page.getByRole('textbox', { name: 'Kernel source' }).fill(mine);
+  await expect.poll(() => autosavedSource(page), 'the recompile autosaves the text').toBe(mine);
   await expect(page.getByRole('status')).toHaveText('ready');
-  await page.waitForTimeout(400);
   await page.reload();
   await expect(page.getByRole('textbox', { name: 'Kernel source' })).toHaveValue(mine);
 });
@@ -212,7 +225,9 @@ test('typing in the middle of the text keeps the caret where it is', async ({ pa
   await editor.fill('ab\ncd');
   await editor.press('Control+Home');
   await page.keyboard.type('X');
-  await page.waitForTimeout(400); // the debounced recompile refreshes every view
+  // The debounced recompile refreshes every view: it has happened once the bad token is
+  // underlined as "Xab" (the underlines wait for the page to have compiled the editor's text).
+  await expect(page.locator('.squiggle-error').first()).toHaveText('Xab');
   await page.keyboard.type('Y');
   await expect(editor).toHaveValue('XYab\ncd');
 });
@@ -306,30 +321,62 @@ test('while a long run is in progress the heavy views say they are held, and Pau
   expect(await page.evaluate(() => performance.getEntriesByName('wave:run')[0].detail.outcome)).toBe('paused');
 });
 
-// Steps once and waits until the page has updated its views for that step.
+// Steps once and waits until the page has updated its views for that step (its `wave:step`
+// measure ends when the DOM has caught up). Returns the divergence stack as the page showed it
+// then, read in the page in the same frame: what a step shows only for a moment (a popped
+// frame's leaving item, LEAVE_MS in src/components/stack.rs) would be gone after a few more
+// round trips on a loaded machine. `at`: the page's clock then.
 async function stepAndSettle(page) {
   const count = await page.evaluate(() => performance.getEntriesByName('wave:step').length);
   await step(page);
-  await page.waitForFunction((c) => performance.getEntriesByName('wave:step').length > c, count);
+  const shown = await page.waitForFunction((c) => performance.getEntriesByName('wave:step').length > c && {
+    at: performance.now(),
+    depth: Number(document.querySelector('#stack-heading .view-note').textContent.match(/depth (\d+)/)[1]),
+    items: [...document.querySelectorAll('ol.stack > li')].map((li) => ({
+      className: li.className,
+      role: li.getAttribute('role'),
+      ariaHidden: li.getAttribute('aria-hidden'),
+      text: li.textContent,
+    })),
+  }, count);
+  return shown.jsonValue();
 }
 
 const stackDepth = async (page) =>
   Number((await page.locator('#stack-heading .view-note').first().textContent()).match(/depth (\d+)/)[1]);
 
-// The stack animates a change only after it has been still this long (ANIMATION_MS in
-// src/components/stack.rs), with a margin: the pause of a student stepping at teaching speed.
-const TEACHING_PAUSE_MS = 300;
+// How long the divergence stack's frame animations last: ANIMATION_MS in src/components/stack.rs,
+// the 200ms of `.frame.entering` and `.frame.leaving` in style/main.css. The page animates a
+// stack change only when it has been still this long since its last command and its last stack
+// change: that is its measure of a student stepping at teaching speed.
+const ANIMATION_MS = 200;
 
-// Steps until the divergence stack gets shallower; returns its depth right after the pop. With
-// `pause`, waits that long before each step.
-async function stepUntilPop(page, pause = 0) {
+// The page's clock (performance.now()), read after its last command has been handled.
+const pageNow = (page) => page.evaluate(() => performance.now());
+
+// Waits as a student stepping at teaching speed does before the next step: until nothing on the
+// page is animating any more, and the page has been still for ANIMATION_MS since `since` (its
+// clock after the last command). Waiting for the animations alone would not do: a step that
+// changed no frame plays none, yet the page would not animate a stack change right after it.
+// That second condition is the page's own rule for teaching speed, on its own clock.
+async function waitAsAStudent(page, since) {
+  await page.waitForFunction(([since, still]) =>
+    document.getAnimations().every((a) => a.playState === 'finished')
+      && performance.now() - since >= still, [since, ANIMATION_MS]);
+}
+
+// Steps until the divergence stack gets shallower; returns the stack as shown right after the
+// pop (`stepAndSettle`). With `teaching`, steps at teaching speed (`waitAsAStudent`), so that
+// stack changes animate.
+async function stepUntilPop(page, { teaching = false } = {}) {
   let depth = 0;
+  let since = await pageNow(page);
   for (let i = 0; i < 30; i++) {
-    if (pause > 0) await page.waitForTimeout(pause);
-    await stepAndSettle(page);
-    const now = await stackDepth(page);
-    if (now < depth) return now;
-    depth = now;
+    if (teaching) await waitAsAStudent(page, since);
+    const shown = await stepAndSettle(page);
+    since = shown.at;
+    if (shown.depth < depth) return shown;
+    depth = shown.depth;
   }
   throw new Error('no divergence-stack frame was popped in 30 steps');
 }
@@ -339,15 +386,16 @@ test('a popped frame leaves in place and is no list item while it animates', asy
   await pickExample(page, 'nested-if');
   const stack = page.getByRole('list', { name: 'Divergence stack' });
   const leaving = stack.locator('li.leaving');
-  const depth = await stepUntilPop(page, TEACHING_PAUSE_MS);
+  const { depth, items } = await stepUntilPop(page, { teaching: true });
   // Right after the pop: the list items are exactly the live frames, and the popped frame is
   // still there, on top where it was, hidden from assistive technology.
-  await expect(frames(page)).toHaveCount(depth);
-  await expect(leaving).toHaveCount(1);
-  await expect(stack.locator('li').first()).toHaveClass(/leaving/);
-  await expect(leaving).toHaveAttribute('aria-hidden', 'true');
-  await expect(leaving).toHaveAttribute('role', 'none');
-  await expect(leaving).toHaveText(/^(if|else) line \d+ · reconverges at line \d+/);
+  expect(items.filter((li) => li.role === 'listitem')).toHaveLength(depth);
+  const popped = items.filter((li) => /\bleaving\b/.test(li.className));
+  expect(popped, JSON.stringify(items)).toHaveLength(1);
+  expect(items[0]).toBe(popped[0]);
+  expect(popped[0].ariaHidden).toBe('true');
+  expect(popped[0].role).toBe('none');
+  expect(popped[0].text).toMatch(/^(if|else) line \d+ · reconverges at line \d+/);
   // Then it goes.
   await expect(leaving).toHaveCount(0);
   await expect(stack.locator('li')).toHaveCount(depth);
@@ -357,8 +405,11 @@ test('with reduced motion a popped frame goes at once', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto('/');
   await pickExample(page, 'if-else');
-  await stepUntilPop(page);
-  expect(await page.locator('ol.stack > li.leaving').count()).toBe(0);
+  // At teaching speed, where the pop would otherwise animate (the test above).
+  const { items } = await stepUntilPop(page, { teaching: true });
+  // As shown once the step had settled (`wave:step` ends once the DOM has caught up with it):
+  // a leaving item is added in that same update, so none then means none at all.
+  expect(items.filter((li) => /\bleaving\b/.test(li.className))).toHaveLength(0);
   await expect(page.locator('ol.stack > li')).toHaveCount(0);
 });
 
@@ -393,12 +444,14 @@ test('an edited example says so, travels in links and autosave, and can be resto
   await pickExample(page, 'if-else');
   const editor = page.getByRole('textbox', { name: 'Kernel source' });
   const original = await editor.inputValue();
-  await editor.fill(original.replace('mov_imm  r1, 3', 'mov_imm  r1, 5'));
+  const edited = original.replace('mov_imm  r1, 3', 'mov_imm  r1, 5');
+  expect(edited).not.toBe(original);
+  await editor.fill(edited);
   const notes = page.locator('details.example-notes');
   await expect(notes.getByText('edited')).toBeVisible();
   await expect(notes.locator('summary')).toContainText('If / else divergence');
   // The autosave keeps the origin: a reload shows the same explanation, still edited.
-  await page.waitForTimeout(400);
+  await expect.poll(() => autosavedSource(page), 'the recompile autosaves the edit').toBe(edited);
   await page.reload();
   await expect(notes.locator('summary')).toContainText('If / else divergence');
   await expect(notes.getByText('edited')).toBeVisible();
@@ -503,20 +556,43 @@ test('stepping fast shows each new stack at once, with the same frames as steppi
   // F10 as fast as it comes, until a frame is popped: no frame slides in or out, and the
   // list items are the live frames right away.
   await page.getByRole('button', { name: 'Step', exact: true }).focus();
+  // The stack once the page has measured the step after the first `count` (its `wave:step`
+  // ends when the DOM has caught up), read in the page in one round trip: "fast" means within
+  // ANIMATION_MS of the step before, which a few round trips per step on a loaded machine were
+  // not. `gapMs`: from the end of the step before to the start of this one.
+  const afterStep = (count) => page.evaluate((c) => new Promise((resolve) => {
+    const look = () => {
+      const measured = performance.getEntriesByName('wave:step');
+      if (measured.length <= c) return requestAnimationFrame(look);
+      const [before, last] = measured.slice(-2);
+      const note = document.querySelector('#stack-heading .view-note').textContent;
+      resolve({
+        count: measured.length,
+        gapMs: last ? Math.round(last.startTime - before.startTime - before.duration) : null,
+        depth: Number(note.match(/depth (\d+)/)[1]),
+        leaving: document.querySelectorAll('ol.stack > li.leaving').length,
+        entering: document.querySelectorAll('ol.stack > li.entering').length,
+        items: document.querySelectorAll('ol.stack > li[role=listitem]').length,
+      });
+    };
+    look();
+  }), count);
   let depth = 0;
   let steps = 0;
   let pushes = 0;
+  let count = await page.evaluate(() => performance.getEntriesByName('wave:step').length);
   for (; steps < 30; ) {
-    const count = await page.evaluate(() => performance.getEntriesByName('wave:step').length);
     await page.keyboard.press('F10');
-    await page.waitForFunction((c) => performance.getEntriesByName('wave:step').length > c, count);
+    const seen = await afterStep(count);
+    count = seen.count;
     steps++;
-    const now = await stackDepth(page);
+    const now = seen.depth;
     if (steps > 1) {
-      expect(await stack.locator('li.leaving').count(), `step ${steps}: nothing leaves`).toBe(0);
-      expect(await stack.locator('li.entering').count(), `step ${steps}: nothing slides in`).toBe(0);
+      const which = `step ${steps}, ${seen.gapMs} ms after the one before`;
+      expect(seen.leaving, `${which}: nothing leaves`).toBe(0);
+      expect(seen.entering, `${which}: nothing slides in`).toBe(0);
     }
-    expect(await frames(page).count()).toBe(now);
+    expect(seen.items).toBe(now);
     if (now > depth) pushes++;
     if (now < depth) break;
     depth = now;
@@ -530,11 +606,15 @@ test('stepping fast shows each new stack at once, with the same frames as steppi
   await page.getByRole('button', { name: 'Reset', exact: true }).click();
   await expect(page.getByRole('status')).toHaveText('ready');
   let slid = false;
+  let since = await pageNow(page);
+  let before = await stackDepth(page);
   for (let i = 0; i < steps; i++) {
-    await page.waitForTimeout(TEACHING_PAUSE_MS);
-    const before = await stackDepth(page);
-    await stepAndSettle(page);
-    if ((await stackDepth(page)) > before && (await stack.locator('li.entering').count()) === 1) slid = true;
+    await waitAsAStudent(page, since);
+    const shown = await stepAndSettle(page);
+    since = shown.at;
+    const entering = shown.items.filter((li) => /\bentering\b/.test(li.className));
+    if (shown.depth > before && entering.length === 1) slid = true;
+    before = shown.depth;
   }
   expect(slid, 'a frame pushed at teaching speed slides in').toBe(true);
   await expect(stack.locator('li.leaving')).toHaveCount(0);
