@@ -32,7 +32,7 @@ fn every_invalid_field_gets_its_own_message() {
     assert_eq!(get(Field::Grid), Some("every size must be at least 1"));
     assert_eq!(
         get(Field::Workgroup),
-        Some("`a` is not a whole number (decimal or 0x hex)")
+        Some("x: `a` is not a whole number (decimal or 0x hex)")
     );
     assert_eq!(
         get(Field::WaveWidth),
@@ -46,10 +46,13 @@ fn every_invalid_field_gets_its_own_message() {
         get(Field::DeviceMemory),
         Some("`1G` is not a whole number (decimal or 0x hex)")
     );
-    assert_eq!(get(Field::LocalMemory), Some("enter a number"));
+    assert_eq!(
+        get(Field::LocalMemory),
+        Some("expected a number, found nothing")
+    );
     assert_eq!(
         get(Field::MaxInstructions),
-        Some("`-5` is not a whole number (decimal or 0x hex)")
+        Some("`-5` must not be negative")
     );
     assert_eq!(
         get(Field::Kernel),

@@ -1,6 +1,72 @@
-//! Device-memory regions from the configuration form: parsing and writing their bytes.
+//! Device-memory regions of the configuration form: their fields, and parsing and writing their
+//! bytes. The form (`form.rs`) holds a list of them and uses this module; nothing here knows the
+//! rest of the form.
 
-use crate::form::{parse_u32, ElemType, RegionField, RegionForm, RegionKind};
+use serde::{Deserialize, Serialize};
+use wave_engine::numbers::{parse_u32, parse_u32_bits};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RegionKind {
+    Zeros,
+    Iota,
+    Random,
+    Literal,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ElemType {
+    U32,
+    I32,
+    F32,
+}
+
+/// One block of device memory to initialise. Which text fields matter depends on `kind`:
+/// zeros: count; iota: count, start, step; random: count, seed, low, high; literal: values.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RegionForm {
+    pub kind: RegionKind,
+    pub elem: ElemType,
+    /// Byte offset in device memory (decimal or 0x hex).
+    pub offset: String,
+    pub count: String,
+    pub start: String,
+    pub step: String,
+    pub seed: String,
+    pub low: String,
+    pub high: String,
+    /// Comma or whitespace separated values.
+    pub values: String,
+}
+
+impl RegionForm {
+    /// A region of `kind` with sensible defaults in every field.
+    pub fn new(kind: RegionKind, elem: ElemType, offset: &str) -> Self {
+        RegionForm {
+            kind,
+            elem,
+            offset: offset.to_string(),
+            count: "8".to_string(),
+            start: "0".to_string(),
+            step: "1".to_string(),
+            seed: "1".to_string(),
+            low: "0".to_string(),
+            high: "100".to_string(),
+            values: String::new(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RegionField {
+    Offset,
+    Count,
+    Start,
+    Step,
+    Seed,
+    Low,
+    High,
+    Values,
+}
 
 /// Largest number of elements one region may write (16M elements = 64 MiB).
 const MAX_COUNT: u32 = 16 * 1024 * 1024;
@@ -46,17 +112,11 @@ pub(crate) fn parse_value(text: &str, elem: ElemType) -> Result<u32, String> {
                 .map(f32::to_bits)
                 .map_err(|_| format!("`{t}` is not a number"))
         }
-        ElemType::I32 => match t.strip_prefix('-') {
-            Some(rest) => parse_u32(rest)
-                .ok()
-                .filter(|&v| v <= 1 << 31)
-                .map(|v| (v as i32).wrapping_neg() as u32)
-                .ok_or_else(|| format!("`{t}` is not an i32")),
-            None => parse_u32(t)
-                .ok()
-                .filter(|&v| v <= i32::MAX as u32 || t.starts_with("0x"))
-                .ok_or_else(|| format!("`{t}` is not an i32")),
-        },
+        // Hex is raw bits (0xFFFFFFFF is -1); a positive decimal must fit in an i32.
+        ElemType::I32 => parse_u32_bits(t)
+            .ok()
+            .filter(|&v| v <= i32::MAX as u32 || t.starts_with('-') || t.starts_with("0x"))
+            .ok_or_else(|| format!("`{t}` is not an i32")),
         ElemType::U32 => parse_u32(t).map_err(|_| format!("`{t}` is not a u32")),
     }
 }
