@@ -14,15 +14,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
 use rand_xoshiro::SplitMix64;
+use wave_engine::numbers::parse_u64;
 
 const DEFAULT_ITERATIONS: u64 = 8000;
 
 fn env_u64(name: &str, default: u64) -> u64 {
     match std::env::var(name) {
-        Ok(text) => text
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={text} is not a number")),
+        Ok(text) => parse_u64(&text).unwrap_or_else(|e| panic!("{name}={text}: {e}")),
         Err(_) => default,
     }
 }
