@@ -8,6 +8,7 @@ pub mod diagnostic;
 pub mod instr;
 pub mod lower;
 pub mod machine;
+pub mod numbers;
 pub mod numeric;
 pub mod program;
 pub mod syntax;

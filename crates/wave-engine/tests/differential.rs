@@ -17,18 +17,14 @@ mod rng;
 
 use gen::{generate, Case};
 use harness::{first_difference, run_oracle, run_ours, Launch};
+use wave_engine::numbers::parse_u64;
 
 const DEFAULT_CASES: u64 = 2000;
 const DEFAULT_SEED: u64 = 0x5eed_0000;
 
 fn env_u64(name: &str) -> Option<u64> {
     let text = std::env::var(name).ok()?;
-    let text = text.trim();
-    let parsed = match text.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => text.parse(),
-    };
-    Some(parsed.unwrap_or_else(|_| panic!("{name}={text} is not a number")))
+    Some(parse_u64(&text).unwrap_or_else(|e| panic!("{name}={text}: {e}")))
 }
 
 fn launch_of(case: &Case) -> Launch {

@@ -7,7 +7,8 @@
 //! # Directive format
 //!
 //! A directive is a line whose first non-blank characters are `;!`. Since `;` starts a WAVE
-//! comment, the assembler ignores them. Numbers are decimal or `0x` hex; a negative integer is
+//! comment, the assembler ignores them. Numbers are decimal or `0x` hex (`wave_engine::numbers`,
+//! `_` separators allowed); a negative value (a register, memory or expected value) is
 //! stored as its two's complement. Unknown directives and malformed values fail the fixture.
 //!
 //! Launch configuration (defaults: one workgroup of 4x1x1, wave width 4, 1024 bytes of device
@@ -53,6 +54,7 @@ use std::sync::OnceLock;
 
 use wave_engine::compile;
 use wave_engine::machine::{LaunchConfig, Machine, MemorySpace, NoEvents, Stop, TrapKind};
+use wave_engine::numbers::{parse_dims, parse_int_bits, parse_u32, parse_u32_bits, parse_u64};
 
 const DEFAULT_BUDGET: u64 = 100_000;
 
@@ -155,41 +157,13 @@ struct Fixture {
     traces: BTreeMap<(usize, u8), (usize, TraceKind, Vec<String>)>,
 }
 
-fn parse_u64(s: &str) -> Result<u64, String> {
-    let s = s.replace('_', "");
-    if let Some(hex) = s.strip_prefix("0x") {
-        u64::from_str_radix(hex, 16).map_err(|e| format!("bad hex number `{s}`: {e}"))
-    } else if let Some(neg) = s.strip_prefix('-') {
-        let n: i64 = neg
-            .parse::<i64>()
-            .map_err(|e| format!("bad number `{s}`: {e}"))?;
-        Ok((-n) as u64)
-    } else {
-        s.parse::<u64>()
-            .map_err(|e| format!("bad number `{s}`: {e}"))
-    }
-}
-
-fn parse_u32(s: &str) -> Result<u32, String> {
-    let v = parse_u64(s)?;
-    if s.starts_with('-') {
-        let signed = v as i64;
-        if signed < i32::MIN as i64 {
-            return Err(format!("`{s}` does not fit in 32 bits"));
-        }
-        Ok(signed as i32 as u32)
-    } else {
-        u32::try_from(v).map_err(|_| format!("`{s}` does not fit in 32 bits"))
-    }
-}
-
 fn parse_value(ty: Ty, s: &str) -> Result<Value, String> {
     if ty.is_float() {
         if s == "nan" {
             return Ok(Value::AnyNan);
         }
         if s.starts_with("0x") {
-            return parse_u64(s).map(Value::Bits);
+            return parse_int_bits(s, ty.size() as u32 * 8).map(Value::Bits);
         }
         let f: f64 = match s {
             "inf" => f64::INFINITY,
@@ -202,18 +176,7 @@ fn parse_value(ty: Ty, s: &str) -> Result<Value, String> {
             f.to_bits()
         }));
     }
-    let bits = ty.size() * 8;
-    let v = parse_u64(s)?;
-    let mask = if bits == 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    };
-    let negative = s.starts_with('-');
-    if !negative && v & !mask != 0 {
-        return Err(format!("`{s}` does not fit in {bits} bits"));
-    }
-    Ok(Value::Bits(v & mask))
+    parse_int_bits(s, ty.size() as u32 * 8).map(Value::Bits)
 }
 
 fn parse_mask(s: &str) -> Result<String, String> {
@@ -223,18 +186,6 @@ fn parse_mask(s: &str) -> Result<String, String> {
         ));
     }
     Ok(s.to_string())
-}
-
-fn parse_dims(s: &str) -> Result<[u32; 3], String> {
-    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(format!("bad dimensions `{s}`"));
-    }
-    let mut dims = [1u32; 3];
-    for (slot, part) in dims.iter_mut().zip(&parts) {
-        *slot = parse_u32(part)?;
-    }
-    Ok(dims)
 }
 
 /// `wave W` prefix of wave-scoped directives; returns the wave and the rest.
@@ -277,7 +228,7 @@ fn parse_directive(fixture: &mut Fixture, line: usize, text: &str) -> Result<(),
             fixture
                 .config
                 .initial_registers
-                .push((register, parse_u32(v.trim())?));
+                .push((register, parse_u32_bits(v)?));
         }
         "expect-reg" => {
             let (wave, rest) = parse_wave(rest)?;
@@ -297,7 +248,7 @@ fn parse_directive(fixture: &mut Fixture, line: usize, text: &str) -> Result<(),
                             Value::AnyNan => Err("write NaN registers as bits".to_string()),
                         }
                     } else {
-                        parse_u32(v)
+                        parse_u32_bits(v)
                     }
                 })
                 .collect::<Result<Vec<_>, _>>()?;

@@ -12,28 +12,29 @@ mod body;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
+use rand_xoshiro::SplitMix64;
+use wave_engine::numbers::parse_u64;
+
 const DEFAULT_ITERATIONS: u64 = 8000;
 
 fn env_u64(name: &str, default: u64) -> u64 {
     match std::env::var(name) {
-        Ok(text) => text
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={text} is not a number")),
+        Ok(text) => parse_u64(&text).unwrap_or_else(|e| panic!("{name}={text}: {e}")),
         Err(_) => default,
     }
 }
 
 /// SplitMix64: a stable stream, so a seed names the same inputs forever.
-struct Rng(u64);
+struct Rng(SplitMix64);
 
 impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(SplitMix64::seed_from_u64(seed))
+    }
+
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn bytes(&mut self, n: usize) -> Vec<u8> {
@@ -82,7 +83,7 @@ fn seed_programs_compile_and_most_run() {
 #[test]
 fn structure_aware_mutations_never_panic() {
     let iterations = env_u64("WAVE_FUZZ_ITERATIONS", DEFAULT_ITERATIONS);
-    let mut rng = Rng(env_u64("WAVE_FUZZ_SEED", 0xF022));
+    let mut rng = Rng::new(env_u64("WAVE_FUZZ_SEED", 0xF022));
     let mut reached_machine: u64 = 0;
     for _ in 0..iterations {
         let len = 1 + (rng.next() % 16) as usize;
@@ -101,7 +102,7 @@ fn structure_aware_mutations_never_panic() {
 #[test]
 fn raw_bytes_never_panic() {
     let iterations = env_u64("WAVE_FUZZ_ITERATIONS", DEFAULT_ITERATIONS);
-    let mut rng = Rng(env_u64("WAVE_FUZZ_SEED", 0xB17E5) ^ 0x5A5A);
+    let mut rng = Rng::new(env_u64("WAVE_FUZZ_SEED", 0xB17E5) ^ 0x5A5A);
     for i in 0..iterations {
         let config = rng.bytes(body::CONFIG_BYTES);
         let source = body::SEED_PROGRAMS[(i % body::SEED_PROGRAMS.len() as u64) as usize];

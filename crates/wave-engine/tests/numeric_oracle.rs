@@ -205,23 +205,20 @@ fn check(cases: Vec<Case>) {
 // ---------------------------------------------------------------------------------------------
 // Input generation: SplitMix64, seeded per op, so failures are reproducible.
 
-struct Rng(u64);
+struct Rng(rand_xoshiro::SplitMix64);
 
 impl Rng {
     fn new(seed: &str) -> Self {
+        use rand_xoshiro::rand_core::SeedableRng;
         // FNV-1a of the op name: a different, fixed stream per op.
         let mut state = 0xcbf2_9ce4_8422_2325u64;
         for byte in seed.bytes() {
             state = (state ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
-        Rng(state)
+        Rng(rand_xoshiro::SplitMix64::seed_from_u64(state))
     }
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        rand_xoshiro::rand_core::Rng::next_u64(&mut self.0)
     }
     fn word(&mut self) -> u32 {
         self.next() as u32

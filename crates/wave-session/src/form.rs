@@ -6,60 +6,10 @@ use wave_engine::machine::config::{
     DEFAULT_DEVICE_MEMORY, DEFAULT_LOCAL_MEMORY, DEFAULT_MAX_INSTRUCTIONS, MAX_MEMORY_BYTES,
 };
 use wave_engine::machine::{ConfigError, LaunchConfig};
+use wave_engine::numbers::{parse_dims, parse_u32, parse_u32_bits, parse_u64};
 use wave_engine::program::Kernel;
 
-use crate::memory_init;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum RegionKind {
-    Zeros,
-    Iota,
-    Random,
-    Literal,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ElemType {
-    U32,
-    I32,
-    F32,
-}
-
-/// One block of device memory to initialise. Which text fields matter depends on `kind`:
-/// zeros: count; iota: count, start, step; random: count, seed, low, high; literal: values.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RegionForm {
-    pub kind: RegionKind,
-    pub elem: ElemType,
-    /// Byte offset in device memory (decimal or 0x hex).
-    pub offset: String,
-    pub count: String,
-    pub start: String,
-    pub step: String,
-    pub seed: String,
-    pub low: String,
-    pub high: String,
-    /// Comma or whitespace separated values.
-    pub values: String,
-}
-
-impl RegionForm {
-    /// A region of `kind` with sensible defaults in every field.
-    pub fn new(kind: RegionKind, elem: ElemType, offset: &str) -> Self {
-        RegionForm {
-            kind,
-            elem,
-            offset: offset.to_string(),
-            count: "8".to_string(),
-            start: "0".to_string(),
-            step: "1".to_string(),
-            seed: "1".to_string(),
-            low: "0".to_string(),
-            high: "100".to_string(),
-            values: String::new(),
-        }
-    }
-}
+use crate::regions::{self, RegionField, RegionForm};
 
 /// The whole launch configuration form. Every field is the text the user typed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -111,18 +61,6 @@ pub enum Field {
     Region(usize, RegionField),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum RegionField {
-    Offset,
-    Count,
-    Start,
-    Step,
-    Seed,
-    Low,
-    High,
-    Values,
-}
-
 /// The messages of the invalid fields, in field order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FormErrors {
@@ -169,29 +107,6 @@ fn field<T>(errors: &mut FormErrors, which: Field, result: Result<T, String>) ->
     }
 }
 
-/// Parses an unsigned integer: decimal or `0x` hex, `_` separators allowed.
-pub(crate) fn parse_u64(text: &str) -> Result<u64, String> {
-    let t = text.trim().replace('_', "");
-    if t.is_empty() {
-        return Err("enter a number".to_string());
-    }
-    let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => t.parse::<u64>(),
-    };
-    parsed.map_err(|_| {
-        format!(
-            "`{}` is not a whole number (decimal or 0x hex)",
-            text.trim()
-        )
-    })
-}
-
-pub(crate) fn parse_u32(text: &str) -> Result<u32, String> {
-    let value = parse_u64(text)?;
-    u32::try_from(value).map_err(|_| format!("{value} is too large (at most {})", u32::MAX))
-}
-
 /// A size in bytes with an optional `K`/`KiB`/`M`/`MiB` suffix.
 fn parse_bytes(text: &str) -> Result<u32, String> {
     let t = text.trim();
@@ -216,22 +131,11 @@ fn parse_bytes(text: &str) -> Result<u32, String> {
     Ok(value as u32)
 }
 
-/// `X`, `X,Y` or `X,Y,Z` (commas, `x` or spaces between), each at least 1.
-fn parse_dims(text: &str) -> Result<[u32; 3], String> {
-    let parts: Vec<&str> = text
-        .split(|c: char| c == ',' || c == 'x' || c == 'X' || c.is_whitespace())
-        .filter(|p| !p.is_empty())
-        .collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err("enter 1 to 3 sizes, like 4,2,1".to_string());
-    }
-    let mut dims = [1u32; 3];
-    for (slot, part) in dims.iter_mut().zip(&parts) {
-        let value = parse_u32(part)?;
-        if value == 0 {
-            return Err("every size must be at least 1".to_string());
-        }
-        *slot = value;
+/// `X`, `X,Y` or `X,Y,Z` (commas, `x` or spaces between; missing sizes are 1), each at least 1.
+fn parse_sizes(text: &str) -> Result<[u32; 3], String> {
+    let dims = parse_dims(text)?;
+    if dims.contains(&0) {
+        return Err("every size must be at least 1".to_string());
     }
     Ok(dims)
 }
@@ -253,14 +157,7 @@ fn parse_registers(text: &str) -> Result<Vec<(u8, u32)>, String> {
             .and_then(|n| n.parse::<u8>().ok())
             .filter(|&n| n <= 254)
             .ok_or_else(|| format!("`{name}` is not a register (r0 to r254)"))?;
-        let value = match value.trim().strip_prefix('-') {
-            Some(negative) => parse_u32(negative)
-                .ok()
-                .filter(|&v| v <= 1 << 31)
-                .map(|v| (v as i32).wrapping_neg() as u32)
-                .ok_or_else(|| format!("`{value}` is out of range for r{number}"))?,
-            None => parse_u32(value).map_err(|e| format!("r{number}: {e}"))?,
-        };
+        let value = parse_u32_bits(value).map_err(|e| format!("r{number}: {e}"))?;
         out.retain(|(r, _)| *r != number);
         out.push((number, value));
     }
@@ -276,8 +173,8 @@ impl ConfigForm {
         program_compiled: bool,
     ) -> Result<ValidLaunch, FormErrors> {
         let mut errors = FormErrors::default();
-        let grid = field(&mut errors, Field::Grid, parse_dims(&self.grid));
-        let workgroup = field(&mut errors, Field::Workgroup, parse_dims(&self.workgroup));
+        let grid = field(&mut errors, Field::Grid, parse_sizes(&self.grid));
+        let workgroup = field(&mut errors, Field::Workgroup, parse_sizes(&self.workgroup));
         let width = field(
             &mut errors,
             Field::WaveWidth,
@@ -311,7 +208,7 @@ impl ConfigForm {
         );
         let mut regions = Vec::new();
         for (index, region) in self.regions.iter().enumerate() {
-            match memory_init::parse_region(region) {
+            match regions::parse_region(region) {
                 Ok(parsed) => regions.push(parsed),
                 Err((which, message)) => errors.add(Field::Region(index, which), message),
             }

@@ -11,11 +11,10 @@ mod default_kernel;
 mod events;
 pub mod examples;
 mod form;
-
 mod lanes;
-mod memory_init;
 mod memory_view;
 pub mod pacer;
+mod regions;
 mod registers;
 mod session;
 mod share;
@@ -32,11 +31,10 @@ mod tests;
 pub use check::Check;
 pub use default_kernel::DEFAULT_KERNEL;
 pub use events::EventView;
-pub use form::{
-    ConfigForm, ElemType, Field, FormErrors, RegionField, RegionForm, RegionKind, ValidLaunch,
-};
+pub use form::{ConfigForm, Field, FormErrors, ValidLaunch};
 pub use lanes::LaneView;
 pub use memory_view::{parse_address, MemoryFormat, MemoryRow, MemorySpaceChoice};
+pub use regions::{ElemType, RegionField, RegionForm, RegionKind};
 pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHARS};
 pub use session::{Selection, Session};
 pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};

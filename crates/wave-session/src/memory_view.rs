@@ -1,8 +1,8 @@
 //! The memory viewers: rows of device or local memory from an address, in a chosen format.
 
 use serde::{Deserialize, Serialize};
+use wave_engine::numbers::parse_u32;
 
-use crate::form::parse_u32;
 use crate::registers::format_f32;
 use crate::session::Session;
 

@@ -39,11 +39,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
 
-    /// Grid size in workgroups
+    /// Grid size in workgroups (also X or X,Y: missing sizes are 1)
     #[arg(long, value_name = "X,Y,Z", default_value = "1,1,1")]
     pub grid: String,
 
-    /// Workgroup size in threads (a kernel's .workgroup_size wins)
+    /// Workgroup size in threads, as --grid (a kernel's .workgroup_size wins)
     #[arg(long, value_name = "X,Y,Z", default_value = "32,1,1")]
     pub workgroup: String,
 

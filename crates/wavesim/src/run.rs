@@ -9,6 +9,7 @@ use wave_engine::compile;
 use wave_engine::diagnostic::{line_column, render};
 use wave_engine::machine::config::DEFAULT_LOCAL_MEMORY;
 use wave_engine::machine::{Event, LaunchConfig, Machine, Stop, Trap};
+use wave_engine::numbers;
 use wave_engine::program::Kernel;
 
 use crate::cli::{RunArgs, DUMP_IDS};
@@ -158,10 +159,10 @@ fn write_device(machine: &mut Machine, offset: u64, bytes: &[u8]) {
 }
 
 fn launch_config(args: &RunArgs) -> Result<LaunchConfig, Failure> {
-    let grid = spec::parse_dims(&args.grid).map_err(|e| bad_spec("--grid", &args.grid, &e))?;
-    let workgroup = spec::parse_dims(&args.workgroup)
+    let grid = numbers::parse_dims(&args.grid).map_err(|e| bad_spec("--grid", &args.grid, &e))?;
+    let workgroup = numbers::parse_dims(&args.workgroup)
         .map_err(|e| bad_spec("--workgroup", &args.workgroup, &e))?;
-    let wave_width = spec::parse_u32(&args.wave_width)
+    let wave_width = numbers::parse_u32(&args.wave_width)
         .map_err(|e| bad_spec("--wave-width", &args.wave_width, &e))?;
     if !(1..=64).contains(&wave_width) {
         return Err(bad_spec(
@@ -171,12 +172,12 @@ fn launch_config(args: &RunArgs) -> Result<LaunchConfig, Failure> {
         ));
     }
     let local_memory = match &args.local_memory {
-        Some(text) => spec::parse_u32(text).map_err(|e| bad_spec("--local-memory", text, &e))?,
+        Some(text) => numbers::parse_u32(text).map_err(|e| bad_spec("--local-memory", text, &e))?,
         None => DEFAULT_LOCAL_MEMORY,
     };
-    let device_memory = spec::parse_u32(&args.device_memory)
+    let device_memory = numbers::parse_u32(&args.device_memory)
         .map_err(|e| bad_spec("--device-memory", &args.device_memory, &e))?;
-    let max_instructions = spec::parse_number(&args.max_instructions)
+    let max_instructions = numbers::parse_u64(&args.max_instructions)
         .map_err(|e| bad_spec("--max-instructions", &args.max_instructions, &e))?;
     let initial_registers = args
         .set_reg

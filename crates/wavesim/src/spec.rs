@@ -1,46 +1,13 @@
-//! Parsing of the small value specs that the flags take: `X,Y,Z`, `REG:VAL`, `OFF:N`,
-//! `START:END`, `OFFSET:FILE` and the fills. Every function returns a message instead of panicking;
-//! the caller prefixes it with the flag and the text the user gave.
+//! Parsing of the small value specs that the flags take: `REG:VAL`, `OFF:N`, `START:END`,
+//! `OFFSET:FILE` and the fills. Numbers and `X,Y,Z` sizes are read by `wave_engine::numbers`, as
+//! the playground reads them. Every function returns a message instead of panicking; the caller
+//! prefixes it with the flag and the text the user gave.
 
 use std::path::PathBuf;
 
-/// An unsigned number, decimal or `0x`/`0X` hexadecimal (as wave-emu's offsets).
-pub fn parse_number(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err("expected a number, found nothing".into());
-    }
-    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => text.parse::<u64>(),
-    };
-    parsed.map_err(|_| format!("`{text}` is not a number (decimal or 0x hex)"))
-}
+use wave_engine::numbers::{parse_u32_bits, parse_u64};
 
-/// A number that must fit in a u32.
-pub fn parse_u32(text: &str) -> Result<u32, String> {
-    let value = parse_number(text)?;
-    u32::try_from(value).map_err(|_| format!("{value} does not fit in 32 bits"))
-}
-
-/// `X,Y,Z`: three decimal or hex sizes.
-pub fn parse_dims(text: &str) -> Result<[u32; 3], String> {
-    let parts: Vec<&str> = text.split(',').collect();
-    if parts.len() != 3 {
-        return Err(format!(
-            "expected X,Y,Z (three comma-separated numbers), found {} part{}",
-            parts.len(),
-            if parts.len() == 1 { "" } else { "s" }
-        ));
-    }
-    let mut dims = [0u32; 3];
-    for (slot, (part, axis)) in dims.iter_mut().zip(parts.iter().zip(["x", "y", "z"])) {
-        *slot = parse_u32(part).map_err(|e| format!("{axis}: {e}"))?;
-    }
-    Ok(dims)
-}
-
-/// `REG:VAL`: REG is `5` or `r5`; VAL is decimal, negative decimal (two's complement) or 0x hex.
+/// `REG:VAL`: REG is `5` or `r5`; VAL is decimal, negative (two's complement) or 0x hex.
 pub fn parse_set_reg(text: &str) -> Result<(u8, u32), String> {
     let (reg, value) = text
         .split_once(':')
@@ -50,17 +17,7 @@ pub fn parse_set_reg(text: &str) -> Result<(u8, u32), String> {
     let register = digits
         .parse::<u8>()
         .map_err(|_| format!("`{reg}` is not a register number (0..=255 or r0..r255)"))?;
-    let value = value.trim();
-    let bits = match value.strip_prefix('-') {
-        Some(magnitude) => {
-            let magnitude = parse_number(magnitude)?;
-            if magnitude > 1 << 31 {
-                return Err(format!("{value} does not fit in 32 bits"));
-            }
-            (magnitude as u32).wrapping_neg()
-        }
-        None => parse_u32(value)?,
-    };
+    let bits = parse_u32_bits(value)?;
     Ok((register, bits))
 }
 
@@ -72,7 +29,7 @@ pub fn parse_arg(text: &str) -> Result<(u64, PathBuf), String> {
     if path.is_empty() {
         return Err("the file name is empty".into());
     }
-    Ok((parse_number(offset)?, PathBuf::from(path)))
+    Ok((parse_u64(offset)?, PathBuf::from(path)))
 }
 
 /// A device-memory fill, in wave-emu's shapes: TYPE is accepted and ignored (every element is 4
@@ -105,8 +62,8 @@ pub fn parse_fill_zero(text: &str) -> Result<Fill, String> {
         return Err("expected OFFSET:TYPE:COUNT, e.g. 0x100:u32:64".into());
     }
     Ok(Fill {
-        offset: parse_number(parts[0])?,
-        count: parse_number(parts[2]).map_err(|e| format!("count: {e}"))?,
+        offset: parse_u64(parts[0])?,
+        count: parse_u64(parts[2]).map_err(|e| format!("count: {e}"))?,
         scale: None,
     })
 }
@@ -125,8 +82,8 @@ pub fn parse_fill_iota(text: &str) -> Result<Fill, String> {
         None => 1.0,
     };
     Ok(Fill {
-        offset: parse_number(parts[0])?,
-        count: parse_number(parts[2]).map_err(|e| format!("count: {e}"))?,
+        offset: parse_u64(parts[0])?,
+        count: parse_u64(parts[2]).map_err(|e| format!("count: {e}"))?,
         scale: Some(scale),
     })
 }
@@ -185,8 +142,8 @@ pub fn parse_value_dump(kind: ValueKind, text: &str) -> Result<Dump, String> {
         .ok_or_else(|| "expected OFFSET:COUNT, e.g. 0x100:16".to_string())?;
     Ok(Dump::Values {
         kind,
-        offset: parse_number(offset)?,
-        count: parse_number(count).map_err(|e| format!("count: {e}"))?,
+        offset: parse_u64(offset)?,
+        count: parse_u64(count).map_err(|e| format!("count: {e}"))?,
     })
 }
 
@@ -195,7 +152,7 @@ pub fn parse_memory_dump(text: &str) -> Result<Dump, String> {
     let (start, end) = text
         .split_once(':')
         .ok_or_else(|| "expected START:END, e.g. 0:0x40".to_string())?;
-    let (start, end) = (parse_number(start)?, parse_number(end)?);
+    let (start, end) = (parse_u64(start)?, parse_u64(end)?);
     if end <= start {
         return Err(format!(
             "END ({end:#x}) must be greater than START ({start:#x})"
@@ -207,29 +164,6 @@ pub fn parse_memory_dump(text: &str) -> Result<Dump, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_take_decimal_and_hex() {
-        assert_eq!(parse_number("4096"), Ok(4096));
-        assert_eq!(parse_number("0x1000"), Ok(4096));
-        assert_eq!(parse_number("0XfF"), Ok(255));
-        assert!(parse_number("").is_err());
-        assert!(parse_number("0x").is_err());
-        assert!(parse_number("12k").is_err());
-        assert!(parse_number("-1").is_err());
-        assert!(parse_u32("0x100000000").is_err());
-        assert_eq!(parse_u32("0xffffffff"), Ok(u32::MAX));
-    }
-
-    #[test]
-    fn dims_need_exactly_three_numbers() {
-        assert_eq!(parse_dims("4,2,1"), Ok([4, 2, 1]));
-        assert_eq!(parse_dims("0x10,1,1"), Ok([16, 1, 1]));
-        assert!(parse_dims("4,2").unwrap_err().contains("2 parts"));
-        assert!(parse_dims("4,2,1,1").is_err());
-        assert!(parse_dims("4,,1").unwrap_err().starts_with("y:"));
-        assert!(parse_dims("4,1,z").unwrap_err().starts_with("z:"));
-    }
 
     #[test]
     fn set_reg_accepts_plain_and_r_prefixed_registers() {

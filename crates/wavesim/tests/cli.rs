@@ -437,11 +437,40 @@ fn instruction_budget_is_per_workgroup_and_zero_means_unlimited() {
 }
 
 #[test]
+fn sizes_may_leave_out_trailing_ones_and_use_hex() {
+    let dir = scratch();
+    let file = write(&dir, "parity.wave", PARITY);
+    let run = |workgroup: &str| {
+        wavesim(&[
+            "run",
+            &file,
+            "--workgroup",
+            workgroup,
+            "--wave-width",
+            "8",
+            "--dump-u32",
+            "0:9",
+        ])
+    };
+    let full = run("8,1,1");
+    assert!(full.status.success(), "{}", stderr(&full));
+    assert_eq!(stdout(&full).lines().filter(|l| *l == "200").count(), 4);
+    for workgroup in ["8", "8,1", "0x8,1,1", "8x1", " 8 , 1 "] {
+        let short = run(workgroup);
+        assert!(short.status.success(), "{workgroup}: {}", stderr(&short));
+        assert_eq!(stdout(&short), stdout(&full), "{workgroup}");
+    }
+}
+
+#[test]
 fn bad_specs_give_clear_errors() {
     let dir = scratch();
     let file = write(&dir, "parity.wave", PARITY);
     let cases: [(&[&str], &str); 12] = [
-        (&["--grid", "1,2"], "invalid --grid `1,2`"),
+        (
+            &["--grid", "1,2,3,4"],
+            "invalid --grid `1,2,3,4`: expected X, X,Y or X,Y,Z",
+        ),
         (&["--workgroup", "8,x,1"], "invalid --workgroup `8,x,1`: y:"),
         (&["--wave-width", "0"], "1 to 64"),
         (&["--wave-width", "65"], "1 to 64"),
@@ -449,7 +478,7 @@ fn bad_specs_give_clear_errors() {
             &["--set-reg", "r1"],
             "invalid --set-reg `r1`: expected REG:VALUE",
         ),
-        (&["--set-reg", "1:zz"], "`zz` is not a number"),
+        (&["--set-reg", "1:zz"], "`zz` is not a whole number"),
         (&["--dump-u32", "0"], "invalid --dump-u32 `0`"),
         (
             &["--dump-memory", "8:4"],

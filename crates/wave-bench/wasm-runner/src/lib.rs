@@ -5,6 +5,8 @@
 
 use std::sync::Mutex;
 
+use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
+use rand_xoshiro::SplitMix64;
 use wave_engine::machine::{LaunchConfig, Machine, Stop};
 
 const GEMM_BLOCKED: &str = include_str!("../../kernels/gemm_blocked.wave");
@@ -15,15 +17,6 @@ struct State {
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
-
-/// Same generator and values as the native benchmark (`src/bench.rs`).
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// Returns 0 on success, 1 for a bad size, 2 if the kernel does not compile, 3 for a bad launch.
 #[no_mangle]
@@ -48,10 +41,11 @@ pub extern "C" fn prepare(n: u32) -> i32 {
     let Ok(mut machine) = Machine::new(&kernel, &config) else {
         return 3;
     };
-    let mut seed = 0x5EED_0000 + n as u64;
+    // Same generator, seed and values as the native benchmark (`src/bench.rs`).
+    let mut rng = SplitMix64::seed_from_u64(0x5EED_0000 + n as u64);
     let memory = machine.device_mut().bytes_mut();
     for chunk in memory[..2 * bytes as usize].chunks_exact_mut(4) {
-        let value = ((splitmix(&mut seed) >> 52) as i32 - 2048) as f32 / 2048.0;
+        let value = ((rng.next_u64() >> 52) as i32 - 2048) as f32 / 2048.0;
         chunk.copy_from_slice(&value.to_le_bytes());
     }
     if let Ok(mut state) = STATE.lock() {

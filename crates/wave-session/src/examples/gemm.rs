@@ -2,7 +2,8 @@
 
 use super::Example;
 use crate::check::Check;
-use crate::form::{ConfigForm, ElemType, RegionForm, RegionKind};
+use crate::form::ConfigForm;
+use crate::regions::{ElemType, RegionForm, RegionKind};
 
 /// Matrix size of the example (N × N).
 pub const GEMM_N: u32 = 256;

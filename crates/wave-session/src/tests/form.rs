@@ -32,7 +32,7 @@ fn every_invalid_field_gets_its_own_message() {
     assert_eq!(get(Field::Grid), Some("every size must be at least 1"));
     assert_eq!(
         get(Field::Workgroup),
-        Some("`a` is not a whole number (decimal or 0x hex)")
+        Some("x: `a` is not a whole number (decimal or 0x hex)")
     );
     assert_eq!(
         get(Field::WaveWidth),
@@ -46,10 +46,13 @@ fn every_invalid_field_gets_its_own_message() {
         get(Field::DeviceMemory),
         Some("`1G` is not a whole number (decimal or 0x hex)")
     );
-    assert_eq!(get(Field::LocalMemory), Some("enter a number"));
+    assert_eq!(
+        get(Field::LocalMemory),
+        Some("expected a number, found nothing")
+    );
     assert_eq!(
         get(Field::MaxInstructions),
-        Some("`-5` is not a whole number (decimal or 0x hex)")
+        Some("`-5` must not be negative")
     );
     assert_eq!(
         get(Field::Kernel),
@@ -208,5 +211,50 @@ fn region_errors_point_at_the_bad_field() {
                     .to_string()
             ),
         ]
+    );
+}
+
+#[test]
+fn random_regions_keep_their_values_from_earlier_versions() {
+    // Share links and autosaves carry only the seed: the same seed must give the same data in
+    // every version, so these words were recorded once and must never change.
+    let mut s = session(KERNEL, 1, 1);
+    let mut unsigned = region(RegionKind::Random, ElemType::U32, "0");
+    unsigned.count = "4".to_string();
+    unsigned.seed = "1".to_string();
+    unsigned.low = "0".to_string();
+    unsigned.high = "0xFFFFFFFF".to_string();
+    let mut signed = region(RegionKind::Random, ElemType::I32, "16");
+    signed.count = "4".to_string();
+    signed.seed = "2".to_string();
+    signed.low = "-100".to_string();
+    signed.high = "100".to_string();
+    let mut floats = region(RegionKind::Random, ElemType::F32, "32");
+    floats.count = "4".to_string();
+    floats.seed = "4294967295".to_string();
+    floats.low = "-1".to_string();
+    floats.high = "1".to_string();
+    s.set_form(ConfigForm {
+        device_memory: "48".to_string(),
+        regions: vec![unsigned, signed, floats],
+        ..ConfigForm::default()
+    });
+    assert!(s.form_errors().is_empty(), "{:?}", s.form_errors());
+    let memory = &s.launch().unwrap().device_memory;
+    let words: Vec<u32> = memory
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(
+        words[0..4],
+        [0x8902_5CC1, 0x658E_EC67, 0xFB32_555E, 0xEE42_C90B]
+    );
+    assert_eq!(
+        words[4..8].iter().map(|&w| w as i32).collect::<Vec<_>>(),
+        [21, -47, -55, -67]
+    );
+    assert_eq!(
+        words[8..12],
+        [0xBDC4_EC50, 0xBE76_FDE8, 0x3F5C_9592, 0xBF5A_1624]
     );
 }
