@@ -11,6 +11,7 @@ pub mod machine;
 pub mod numeric;
 pub mod program;
 pub mod syntax;
+pub mod validate;
 
 pub use compile::{compile, Compiled};
 pub use diagnostic::{Diagnostic, Severity};

@@ -1,6 +1,7 @@
 //! One instruction of one wave: the interpreter's single `match`.
 
 use super::control;
+use super::cpu::Avx2Fma;
 use super::event::EventSink;
 use super::lanes::{
     self, compare, map1, map2, map3, map4, pair, set_pair, set_predicate, write_masked,
@@ -22,10 +23,10 @@ pub struct Env<'a> {
     pub workgroup_size: [u32; 3],
     pub grid_size: [u32; 3],
     pub num_waves: u32,
-    /// The machine runs its loop compiled for AVX2 and FMA (x86-64 CPUs that have them): `fma`
-    /// uses the CPU's fused multiply-add and full-wave loads its gathers; otherwise both take
-    /// their portable paths, as in wasm.
-    pub avx2_fma: bool,
+    /// Set when the machine runs its loop compiled for AVX2 and FMA (x86-64 CPUs that have them):
+    /// `fma` uses the CPU's fused multiply-add and full-wave loads its gathers; otherwise both
+    /// take their portable paths, as in wasm.
+    pub avx2_fma: Option<Avx2Fma>,
 }
 
 /// A fault raised by one instruction, before workgroup/wave/pc are attached.

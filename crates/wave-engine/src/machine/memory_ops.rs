@@ -1,5 +1,6 @@
 //! Loads, stores and atomics, lane by lane in lane order (so atomics are deterministic).
 
+use super::cpu::Avx2Fma;
 use super::full_wave_load;
 use super::lanes::{each_lane, src_a, src_b, src_c, store_row, Row, MAX_LANES};
 use super::memory::{bytes_at, Memory, OutOfBounds};
@@ -137,7 +138,7 @@ pub fn load_words<const WORDS: usize>(
     mask: u64,
     memory: &Memory,
     space: MemorySpace,
-    avx2: bool,
+    avx2: Option<Avx2Fma>,
 ) -> Result<(), LaneFault> {
     if instr.dst as usize + WORDS > wave.registers.len() {
         return load(wave, instr, mask, memory, space);
