@@ -357,15 +357,16 @@ fn flag_bits<const N: usize>(test: impl Fn(usize) -> bool) -> u64 {
 /// A register pair (`r`, `r + 1`) of one lane as a u64, low word first.
 #[inline(always)]
 pub fn pair(wave: &Wave, r: u8, lane: usize) -> u64 {
-    let lo = wave.register(r, lane as u32) as u64;
-    let hi = wave.register(r.wrapping_add(1), lane as u32) as u64;
-    lo | hi << 32
+    let low = wave.register(r, lane as u32);
+    let high = wave.register(r.wrapping_add(1), lane as u32);
+    crate::numeric::fp64::join(low, high)
 }
 
 #[inline(always)]
 pub fn set_pair(wave: &mut Wave, r: u8, lane: usize, value: u64) {
-    wave.set_register(r, lane as u32, value as u32);
-    wave.set_register(r.wrapping_add(1), lane as u32, (value >> 32) as u32);
+    let (low, high) = crate::numeric::fp64::split(value);
+    wave.set_register(r, lane as u32, low);
+    wave.set_register(r.wrapping_add(1), lane as u32, high);
 }
 
 /// Iterates the set bits of a mask, lowest first.
