@@ -12,6 +12,7 @@ pub mod numbers;
 pub mod numeric;
 pub mod program;
 pub mod syntax;
+pub mod validate;
 
 pub use compile::{compile, Compiled};
 pub use diagnostic::{Diagnostic, Severity};

@@ -2,6 +2,7 @@
 //! metadata and source map the views need.
 
 use crate::instr::Instr;
+pub use crate::validate::KernelError;
 
 /// A half-open byte range into the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -28,7 +29,9 @@ impl Program {
     }
 }
 
-/// One kernel, ready to run.
+/// One kernel, ready to run. The front end's kernels keep the rules of [`crate::validate`]; the
+/// fields are public, so a kernel built by hand is checked by [`Kernel::validate`], which
+/// [`crate::machine::Machine::new`] calls.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Kernel {
     pub name: String,

@@ -1,8 +1,8 @@
 //! Data-driven machine fixtures: every `tests/fixtures/*.wave` file is a kernel whose launch
 //! configuration and expected results are written inside it, as comment lines starting with `;!`.
 //! Each fixture is compiled (it must compile without errors), run on the [`Machine`] and checked.
-//! The expectations were derived by hand from wave-isa.md §2 (instruction results) and
-//! product.md "Semantics we commit to" (spec-first control flow), never copied from a run.
+//! The expectations were derived by hand from the instructions' documented results and the
+//! spec-first control flow (docs/spec-departures.md), never copied from a run.
 //!
 //! # Directive format
 //!

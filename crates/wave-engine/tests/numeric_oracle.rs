@@ -7,7 +7,8 @@
 //!
 //! Inputs excluded on purpose, each because the reference emulator is wrong or crashes there and
 //! the product fixes it (unit tests in `src/numeric/tests.rs` cover those cases instead):
-//! - `iclamp` with lo > hi, and `fclamp` with lo > hi or a NaN bound: wave-emu panics (D11);
+//! - `iclamp` with lo > hi, and `fclamp` with lo > hi or a NaN bound: wave-emu panics
+//!   (docs/spec-departures.md, "clamp with crossed bounds");
 //! - `ineg` of `i32::MIN`: the oracle is compiled as a debug build here and its `-(x as i32)`
 //!   panics on overflow (the release tool wraps, which is what we implement).
 //!
@@ -756,8 +757,8 @@ fn compares_match_wave_emu() {
 
 #[test]
 fn conversions_match_wave_emu() {
-    // wave-emu 0.1.2 swaps the integer conversions relative to the current emulator described in
-    // wave-isa.md (which we follow: `cvt_DST_SRC`): its `cvt_f32_i32` mnemonic converts f32 → i32
+    // wave-emu 0.1.2 swaps the integer conversions relative to the current emulator (which we
+    // follow: `cvt_DST_SRC`): its `cvt_f32_i32` mnemonic converts f32 → i32
     // and its `cvt_i32_f32` converts i32 → f32 (same for u32). So each of our functions is checked
     // against the 0.1.2 mnemonic that performs the same conversion.
     let cases = vec![

@@ -1,4 +1,5 @@
-//! Structured control flow, as spec v0.4 defines it (not as wave-emu does; see wave-isa.md §9).
+//! Structured control flow, as spec v0.4 defines it (not as wave-emu does; docs/spec-departures.md
+//! lists where the two differ).
 //!
 //! The rules in one place:
 //! - lanes that `break` wait in their loop's break mask until the loop ends, even from inside an

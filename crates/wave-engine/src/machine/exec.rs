@@ -1,6 +1,7 @@
 //! One instruction of one wave: the interpreter's single `match`.
 
 use super::control;
+use super::cpu::Avx2Fma;
 use super::event::EventSink;
 use super::lanes::{
     self, compare, map1, map2, map3, map4, pair, set_pair, set_predicate, write_masked,
@@ -12,7 +13,8 @@ use super::trap::{MemorySpace, TrapKind};
 use super::wave::{Wave, WaveStatus};
 use super::wave_ops;
 use crate::instr::{flags, Instr, Op, SpecialRegister};
-use crate::numeric::{bf16, bitwise, float, fp16, int};
+use crate::numeric::compare as cmp;
+use crate::numeric::{bf16, bitwise, convert, float, fp16, fp64, int};
 
 /// What an instruction can see besides its own wave.
 pub struct Env<'a> {
@@ -22,10 +24,10 @@ pub struct Env<'a> {
     pub workgroup_size: [u32; 3],
     pub grid_size: [u32; 3],
     pub num_waves: u32,
-    /// The machine runs its loop compiled for AVX2 and FMA (x86-64 CPUs that have them): `fma`
-    /// uses the CPU's fused multiply-add and full-wave loads its gathers; otherwise both take
-    /// their portable paths, as in wasm.
-    pub avx2_fma: bool,
+    /// Set when the machine runs its loop compiled for AVX2 and FMA (x86-64 CPUs that have them):
+    /// `fma` uses the CPU's fused multiply-add and full-wave loads its gathers; otherwise both
+    /// take their portable paths, as in wasm.
+    pub avx2_fma: Option<Avx2Fma>,
 }
 
 /// A fault raised by one instruction, before workgroup/wave/pc are attached.
@@ -153,21 +155,21 @@ fn memory_space(local: bool) -> MemorySpace {
     }
 }
 
-/// f64 ops on register pairs.
+/// f64 ops on register pairs (a pair's bits as one `u64`, see [`fp64::join`]).
 fn exec_f64(wave: &mut Wave, instr: &Instr, mask: u64) {
     for lane in lanes::each_lane(mask) {
-        let a = f64::from_bits(pair(wave, instr.a, lane));
-        let b = f64::from_bits(pair(wave, instr.b, lane));
-        let c = f64::from_bits(pair(wave, instr.c, lane));
+        let a = pair(wave, instr.a, lane);
+        let b = pair(wave, instr.b, lane);
+        let c = pair(wave, instr.c, lane);
         let result = match instr.op {
-            Op::DAdd => a + b,
-            Op::DSub => a - b,
-            Op::DMul => a * b,
-            Op::DDiv => a / b,
-            Op::Dma => a.mul_add(b, c),
-            _ => a.sqrt(),
+            Op::DAdd => fp64::dadd(a, b),
+            Op::DSub => fp64::dsub(a, b),
+            Op::DMul => fp64::dmul(a, b),
+            Op::DDiv => fp64::ddiv(a, b),
+            Op::Dma => fp64::dma(a, b, c),
+            _ => fp64::dsqrt(a),
         };
-        set_pair(wave, instr.dst, lane, result.to_bits());
+        set_pair(wave, instr.dst, lane, result);
     }
 }
 
@@ -241,40 +243,24 @@ macro_rules! dispatch {
             Op::BitRev => $run!(wave, mask, instr, env => map1(wave, instr, mask, bitwise::bitrev)),
             Op::Bfe => $run!(wave, mask, instr, env => map3(wave, instr, mask, bitwise::bfe)),
             Op::Bfi => $run!(wave, mask, instr, env => map4(wave, instr, mask, bitwise::bfi)),
-            Op::IcmpEq => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a == b)),
-            Op::IcmpNe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a != b)),
-            Op::IcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| (a as i32) < (b as i32))),
-            Op::IcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| (a as i32) <= (b as i32))),
-            Op::IcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| (a as i32) > (b as i32))),
-            Op::IcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| (a as i32) >= (b as i32))),
-            Op::UcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a < b)),
-            Op::UcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a <= b)),
-            Op::UcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a > b)),
-            Op::UcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| a >= b)),
-            Op::FcmpEq => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) == f32::from_bits(b)
-        })),
-            Op::FcmpNe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) != f32::from_bits(b)
-        })),
-            Op::FcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) < f32::from_bits(b)
-        })),
-            Op::FcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) <= f32::from_bits(b)
-        })),
-            Op::FcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) > f32::from_bits(b)
-        })),
-            Op::FcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a) >= f32::from_bits(b)
-        })),
-            Op::FcmpOrd => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
-            !f32::from_bits(a).is_nan() && !f32::from_bits(b).is_nan()
-        })),
-            Op::FcmpUnord => $run!(wave, mask, instr, env => compare(wave, instr, mask, |a, b| {
-            f32::from_bits(a).is_nan() || f32::from_bits(b).is_nan()
-        })),
+            Op::IcmpEq => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_eq)),
+            Op::IcmpNe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_ne)),
+            Op::IcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_lt)),
+            Op::IcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_le)),
+            Op::IcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_gt)),
+            Op::IcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_ge)),
+            Op::UcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::ucmp_lt)),
+            Op::UcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::ucmp_le)),
+            Op::UcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::ucmp_gt)),
+            Op::UcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::ucmp_ge)),
+            Op::FcmpEq => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_eq)),
+            Op::FcmpNe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_ne)),
+            Op::FcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_lt)),
+            Op::FcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_le)),
+            Op::FcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_gt)),
+            Op::FcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_ge)),
+            Op::FcmpOrd => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_ord)),
+            Op::FcmpUnord => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_unord)),
             Op::PAnd | Op::POr | Op::PXor | Op::PNot => $run!(wave, mask, instr, env => predicate_logic(wave, instr, mask)),
             Op::Select => $run!(wave, mask, instr, env => {
             let p = wave.predicates[instr.a as usize & 3];
@@ -288,27 +274,24 @@ macro_rules! dispatch {
                 }
             });
         }),
-            // Rust `as` casts saturate and send NaN to 0, exactly wave-emu's conversions.
-            Op::CvtF32I32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| (a as i32 as f32).to_bits())),
-            Op::CvtF32U32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| (a as f32).to_bits())),
-            Op::CvtI32F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| f32::from_bits(a) as i32 as u32)),
-            Op::CvtU32F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| f32::from_bits(a) as u32)),
-            Op::CvtF32F16 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| fp16::f16_to_f32(a).to_bits())),
-            Op::CvtF16F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| {
-            fp16::f32_to_f16(f32::from_bits(a)) as u32
-        })),
-            Op::CvtF32Bf16 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| bf16::bf16_to_f32(a).to_bits())),
-            Op::CvtBf16F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| bf16::f32_to_bf16(f32::from_bits(a)))),
+            Op::CvtF32I32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_f32_i32)),
+            Op::CvtF32U32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_f32_u32)),
+            Op::CvtI32F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_i32_f32)),
+            Op::CvtU32F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_u32_f32)),
+            Op::CvtF32F16 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_f32_f16)),
+            Op::CvtF16F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_f16_f32)),
+            Op::CvtF32Bf16 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_f32_bf16)),
+            Op::CvtBf16F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_bf16_f32)),
             Op::CvtF32F64 => $run!(wave, mask, instr, env => {
             for lane in lanes::each_lane(mask) {
-                let value = f64::from_bits(pair(wave, instr.a, lane)) as f32;
-                wave.set_register(instr.dst, lane as u32, value.to_bits());
+                let value = convert::cvt_f32_f64(pair(wave, instr.a, lane));
+                wave.set_register(instr.dst, lane as u32, value);
             }
         }),
             Op::CvtF64F32 => $run!(wave, mask, instr, env => {
             for lane in lanes::each_lane(mask) {
-                let value = f32::from_bits(wave.register(instr.a, lane as u32)) as f64;
-                set_pair(wave, instr.dst, lane, value.to_bits());
+                let value = convert::cvt_f64_f32(wave.register(instr.a, lane as u32));
+                set_pair(wave, instr.dst, lane, value);
             }
         }),
             Op::WaveShuffle | Op::WaveShuffleUp | Op::WaveShuffleDown | Op::WaveShuffleXor | Op::WaveBroadcast | Op::WaveBallot | Op::WaveAny | Op::WaveAll | Op::WavePrefixSum | Op::WaveReduceAdd | Op::WaveReduceMin | Op::WaveReduceMax => $run!(wave, mask, instr, env => wave_ops::exec(wave, instr, mask)),

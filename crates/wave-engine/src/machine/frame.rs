@@ -13,7 +13,8 @@ pub enum FrameKind {
 
 /// One open construct. Masks are lane bitmasks (bit `l` = lane `l`). Lanes that leave a construct
 /// early (`break`, `continue`, `halt`) are removed from the masks of every frame they leave, so
-/// no frame can bring them back before their time (the fix for wave-emu's D1 and D7).
+/// no frame can bring them back before their time (docs/spec-departures.md, "break inside if" and
+/// "predicated halt").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frame {
     pub kind: FrameKind,

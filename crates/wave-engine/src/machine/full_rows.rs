@@ -115,6 +115,7 @@ fn map_rows<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u
         for (lane, slot) in computed.iter_mut().enumerate() {
             *slot = f(a[lane], b[lane], c[lane]);
         }
+        // SAFETY: as for the operands above.
         let dst_row = unsafe { row_mut(rows, dst) };
         dst_row[..N].copy_from_slice(&computed);
         wave.pc += 1;
@@ -128,6 +129,8 @@ fn compare<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u3
     let (a, b, p) = (instr.a as usize, instr.b as usize, instr.dst as usize & 3);
     for wave in waves {
         let rows = &wave.registers;
+        // SAFETY: as in `map_rows`: `a` and `b` are below the first wave's register count
+        // (checked in `step`), which every wave shares (`step`'s caller's promise).
         let (a, b) = unsafe { (lanes::<N>(rows, a), lanes::<N>(rows, b)) };
         let mut results = [0u32; N];
         for (lane, result) in results.iter_mut().enumerate() {

@@ -16,6 +16,7 @@
 //! because a block's addresses are read before any of its lanes is written, and a block writes
 //! only its own lanes.
 
+use super::cpu::Avx2Fma;
 use super::memory::bytes_at;
 use super::wave::{Row, Wave};
 
@@ -24,8 +25,10 @@ use super::wave::{Row, Wave};
 /// `Some(first)` when the lanes below `first` are loaded and nothing from `first` on is written
 /// (an access from `first` on may be out of bounds).
 ///
-/// The caller guarantees both register ranges lie inside the register file. `avx2` says the CPU
-/// has AVX2 (x86-64 only).
+/// With `avx2` (x86-64 CPUs with AVX2) the blocks go through AVX2 code.
+///
+/// A register range outside the register file loads nothing (`Some(0)`): the caller's checked
+/// loop then reports it. (The machine's kernels are validated, so that cannot happen there.)
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub(super) fn load<const WORDS: usize>(
@@ -33,20 +36,20 @@ pub(super) fn load<const WORDS: usize>(
     address_register: usize,
     dst: usize,
     bytes: &[u8],
-    avx2: bool,
+    avx2: Option<Avx2Fma>,
 ) -> Option<usize> {
     let width = wave.width as usize;
-    debug_assert!(address_register < wave.registers.len());
-    debug_assert!(dst + WORDS <= wave.registers.len());
-    if bytes.len() < 4 * WORDS {
-        // No access fits: the checked loop reports lane 0.
+    let registers = wave.registers.len();
+    if bytes.len() < 4 * WORDS || address_register >= registers || dst + WORDS > registers {
+        // No access fits (or no register does): the checked loop reports lane 0.
         return Some(0);
     }
     #[cfg(target_arch = "x86_64")]
-    if avx2 && bytes.len() <= i32::MAX as usize {
-        // SAFETY: `avx2` is only set when the CPU has AVX2; the register ranges are in bounds
-        // (the caller's promise), and `bytes` is below 2 GiB, so gather offsets taken as signed
-        // are right.
+    if avx2.is_some() && bytes.len() <= i32::MAX as usize && width <= super::wave::MAX_LANES {
+        // SAFETY: an `Avx2Fma` exists only on CPUs with AVX2 (`Avx2Fma::detect`); both register
+        // ranges lie inside the register file and `width` inside a row (checked just above);
+        // `4 * WORDS <= bytes.len()` (checked above) and `bytes` is below 2 GiB (so gather
+        // offsets taken as signed are right).
         return unsafe {
             load_avx2::<WORDS>(&mut wave.registers, width, address_register, dst, bytes)
         };
@@ -188,15 +191,19 @@ unsafe fn load_avx2<const WORDS: usize>(
     );
     // Raw pointers: the address row may be one of the destination rows (see the module doc).
     let rows = registers.as_mut_ptr();
-    // SAFETY (all pointer arithmetic below): rows `address_register` and `dst .. dst + WORDS`
-    // exist, lanes `first .. first + 8 <= width <= 64` lie inside a row, and every memory read is
-    // checked first: a uniform block checks lane `first`'s own access, a consecutive block its
-    // whole range, a gathered block every lane's access, a lane of the tail its own access.
+    // The blocks below rest on this function's contract: rows `address_register` and
+    // `dst .. dst + WORDS` exist, lanes `first .. first + 8 <= width <= 64` lie inside a row; and
+    // every memory read is checked right before it: a uniform block checks lane `first`'s own
+    // access, a consecutive block its whole range, a gathered block every lane's access, a lane of
+    // the tail its own access. Stores go to the destination rows only.
+    // SAFETY: row `address_register` exists (contract).
     let addresses = unsafe { rows.add(address_register) as *const u32 };
+    // SAFETY: the callers pass `word < WORDS`, and rows `dst .. dst + WORDS` exist (contract).
     let row = |word: usize| unsafe { rows.add(dst + word) as *mut u32 };
     let memory = bytes.as_ptr();
     let blocks = width / 8 * 8;
     for first in (0..blocks).step_by(8) {
+        // SAFETY: lanes `first .. first + 8` lie inside the address row (`first + 8 <= width`).
         let lanes = unsafe { _mm256_loadu_si256(addresses.add(first) as *const __m256i) };
         let base = _mm256_cvtsi256_si32(lanes) as u32;
         let base_everywhere = _mm256_set1_epi32(base as i32);
@@ -206,10 +213,12 @@ unsafe fn load_avx2<const WORDS: usize>(
                 return Some(first);
             }
             for word in 0..WORDS {
+                // SAFETY: `base <= limit`, so the access's `4 * WORDS` bytes lie in `bytes`.
                 let value = unsafe {
                     (memory.add(base as usize + 4 * word) as *const u32).read_unaligned()
                 };
                 let value = _mm256_set1_epi32(value as i32);
+                // SAFETY: lanes `first .. first + 8` of a destination row.
                 unsafe { _mm256_storeu_si256(row(word).add(first) as *mut __m256i, value) };
             }
             continue;
@@ -221,8 +230,12 @@ unsafe fn load_avx2<const WORDS: usize>(
         // A block whose addresses wrap around 2^32 is "consecutive" too; its range does not fit
         // and it goes on to the gather's check.
         if consecutive && base as usize + 32 * WORDS <= bytes.len() {
+            // SAFETY: `base + 32 * WORDS <= bytes.len()` (the test above), and `read` takes only
+            // `i < WORDS` (32 bytes each).
             let source = unsafe { memory.add(base as usize) as *const __m256i };
+            // SAFETY: as above.
             let read = |i: usize| unsafe { _mm256_loadu_si256(source.add(i)) };
+            // SAFETY: lanes `first .. first + 8` of destination row `word < WORDS`.
             let store = |word: usize, value: __m256i| unsafe {
                 _mm256_storeu_si256(row(word).add(first) as *mut __m256i, value)
             };
@@ -261,19 +274,27 @@ unsafe fn load_avx2<const WORDS: usize>(
             return Some(first);
         }
         for word in 0..WORDS {
+            // SAFETY: `4 * word < 4 * WORDS <= bytes.len()` (the function's contract).
             let words = unsafe { memory.add(4 * word) as *const i32 };
+            // SAFETY: every lane's address is at most `limit` (the test above), so each gathered
+            // word lies in `bytes`; addresses are below 2 GiB, so read as signed offsets they
+            // are the same.
             let values = unsafe { _mm256_i32gather_epi32::<1>(words, lanes) };
+            // SAFETY: lanes `first .. first + 8` of a destination row.
             unsafe { _mm256_storeu_si256(row(word).add(first) as *mut __m256i, values) };
         }
     }
     for lane in blocks..width {
+        // SAFETY: `lane < width <= 64` lies inside the address row.
         let address = unsafe { *addresses.add(lane) };
         if address > limit {
             return Some(lane);
         }
         let address = address as usize;
         for word in 0..WORDS {
+            // SAFETY: `address <= limit` (the test above): the access lies in `bytes`.
             let value = unsafe { (memory.add(address + 4 * word) as *const u32).read_unaligned() };
+            // SAFETY: `lane < width <= 64` of a destination row.
             unsafe { *row(word).add(lane) = value };
         }
     }

@@ -4,6 +4,7 @@
 //! active, compute-then-blend otherwise. Lanes outside the mask are never written (shuffles may
 //! read them later, and must see what wave-emu would).
 
+use super::cpu::Avx2Fma;
 use super::lane_bits;
 use super::wave::{lanes_mask, Wave};
 use crate::instr::{flags, Instr};
@@ -143,17 +144,17 @@ pub fn map4(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32,
 /// callers advance the pcs. Each instruction acts on the lanes where the wave is active and its
 /// guard holds. A single instruction on a group of waves is a run of one.
 ///
-/// With `hardware` (x86-64 with AVX2 and FMA, checked once per machine) full 32- and 64-lane
+/// With `hardware` (x86-64 with AVX2 and FMA, detected once per machine) full 32- and 64-lane
 /// waves take 8 lanes per `vfmadd`, the run's operands checked once; otherwise (wasm, or a machine
 /// told to use its portable loop) the f64 round-to-odd path computes the same bits. Either way one
 /// pass computes every lane, and only a NaN result sends the instruction to the per-lane NaN rules.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn fma_run(waves: &mut [Wave], run: &[Instr], hardware: bool) {
+pub fn fma_run(waves: &mut [Wave], run: &[Instr], hardware: Option<Avx2Fma>) {
     use crate::numeric::float;
     #[cfg(target_arch = "x86_64")]
-    if hardware {
-        // SAFETY: `hardware` is only true on CPUs with AVX2 and FMA (`CpuFeatures::detect`).
+    if hardware.is_some() {
+        // SAFETY: an `Avx2Fma` exists only on CPUs with AVX2 and FMA (`Avx2Fma::detect`).
         return unsafe { fma_run_hardware(waves, run) };
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -169,6 +170,8 @@ pub fn fma_run(waves: &mut [Wave], run: &[Instr], hardware: bool) {
     }
 }
 
+/// [`fma_run`] with the CPU's fused multiply-add. Callable only where the CPU has AVX2 and FMA
+/// (its `target_feature`s): [`fma_run`] calls it when it holds an `Avx2Fma`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn fma_run_hardware(waves: &mut [Wave], run: &[Instr]) {
@@ -190,7 +193,10 @@ fn fma_run_hardware(waves: &mut [Wave], run: &[Instr]) {
             _ => 0,
         };
         for instr in run {
-            // SAFETY: every register index is below the register count (above).
+            // SAFETY: this function runs only where the CPU has AVX2 and FMA (its own
+            // `target_feature`, which its one caller vouches for with an `Avx2Fma`), and `vectors`
+            // is nonzero only when every operand and destination register is below this wave's
+            // register count (`plain`, and the count compared just above).
             let done = match vectors {
                 4 => unsafe { fma_full_rows_avx2::<4>(&mut wave.registers, instr) },
                 8 => unsafe { fma_full_rows_avx2::<8>(&mut wave.registers, instr) },
@@ -351,15 +357,16 @@ fn flag_bits<const N: usize>(test: impl Fn(usize) -> bool) -> u64 {
 /// A register pair (`r`, `r + 1`) of one lane as a u64, low word first.
 #[inline(always)]
 pub fn pair(wave: &Wave, r: u8, lane: usize) -> u64 {
-    let lo = wave.register(r, lane as u32) as u64;
-    let hi = wave.register(r.wrapping_add(1), lane as u32) as u64;
-    lo | hi << 32
+    let low = wave.register(r, lane as u32);
+    let high = wave.register(r.wrapping_add(1), lane as u32);
+    crate::numeric::fp64::join(low, high)
 }
 
 #[inline(always)]
 pub fn set_pair(wave: &mut Wave, r: u8, lane: usize, value: u64) {
-    wave.set_register(r, lane as u32, value as u32);
-    wave.set_register(r.wrapping_add(1), lane as u32, (value >> 32) as u32);
+    let (low, high) = crate::numeric::fp64::split(value);
+    wave.set_register(r, lane as u32, low);
+    wave.set_register(r.wrapping_add(1), lane as u32, high);
 }
 
 /// Iterates the set bits of a mask, lowest first.

@@ -6,6 +6,7 @@
 
 use super::{load_words, LaneFault};
 use crate::instr::{Instr, Op};
+use crate::machine::cpu::Avx2Fma;
 use crate::machine::memory::Memory;
 use crate::machine::trap::{MemorySpace, TrapKind};
 use crate::machine::wave::{lanes_mask, Wave};
@@ -36,7 +37,7 @@ fn run<const WORDS: usize>(
     addresses: &[u32],
     dst: u8,
     memory_len: usize,
-    avx2: bool,
+    avx2: Option<Avx2Fma>,
 ) -> Result<(), TestCaseError> {
     let op = match WORDS {
         1 => Op::DeviceLoadU32,
@@ -98,29 +99,18 @@ fn addresses(words: usize) -> impl Strategy<Value = (u32, Vec<u32>, usize)> {
     )
 }
 
-/// Whether the AVX2 path can run here (it exists on x86-64 only).
-fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 fn both_paths<const WORDS: usize>(
     (width, lanes, memory_len): (u32, Vec<u32>, usize),
     dst: u8,
 ) -> Result<(), TestCaseError> {
-    let avx2 = has_avx2();
-    run::<WORDS>(width, &lanes, dst, memory_len, false)?;
-    run::<WORDS>(width, &lanes, dst, memory_len, avx2)
+    // The AVX2 path runs where the CPU has it (x86-64 only); the portable path everywhere.
+    run::<WORDS>(width, &lanes, dst, memory_len, None)?;
+    run::<WORDS>(width, &lanes, dst, memory_len, Avx2Fma::detect())
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(600))]
+    // Miri interprets every instruction: a handful of cases there, the full run natively.
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 6 } else { 600 }))]
 
     #[test]
     fn u32_loads_match_lane_by_lane(case in addresses(1), dst in 0u8..8) {
@@ -140,8 +130,7 @@ proptest! {
 
 #[test]
 fn a_memory_smaller_than_one_access_faults_at_lane_zero() {
-    let avx2 = has_avx2();
-    for path in [false, avx2] {
+    for path in [None, Avx2Fma::detect()] {
         let memory = Memory::from_bytes(vec![1, 2, 3, 4, 5, 6, 7]);
         let mut wave = Wave::new(0, 32, 32, REGISTERS);
         let instr = Instr {

@@ -1,5 +1,6 @@
 //! Loads, stores and atomics, lane by lane in lane order (so atomics are deterministic).
 
+use super::cpu::Avx2Fma;
 use super::full_wave_load;
 use super::lanes::{each_lane, src_a, src_b, src_c, store_row, Row, MAX_LANES};
 use super::memory::{bytes_at, Memory, OutOfBounds};
@@ -137,7 +138,7 @@ pub fn load_words<const WORDS: usize>(
     mask: u64,
     memory: &Memory,
     space: MemorySpace,
-    avx2: bool,
+    avx2: Option<Avx2Fma>,
 ) -> Result<(), LaneFault> {
     if instr.dst as usize + WORDS > wave.registers.len() {
         return load(wave, instr, mask, memory, space);
@@ -282,18 +283,20 @@ pub fn store_u32(
 }
 
 /// The new memory value of an atomic read-modify-write. Min and max are unsigned (as wave-emu);
-/// compare-and-swap really compares and swaps (wave-emu runs it as an add: D4).
+/// compare-and-swap really compares and swaps (wave-emu runs it as an add:
+/// docs/spec-departures.md, "atomic CAS").
 #[inline]
 fn atomic_update(op: Op, old: u32, value: u32, desired: u32) -> u32 {
+    use crate::numeric::{bitwise, int};
     use Op::*;
     match op {
-        LocalAtomicAdd | AtomicAdd => old.wrapping_add(value),
-        LocalAtomicSub | AtomicSub => old.wrapping_sub(value),
-        LocalAtomicMin | AtomicMin => old.min(value),
-        LocalAtomicMax | AtomicMax => old.max(value),
-        LocalAtomicAnd | AtomicAnd => old & value,
-        LocalAtomicOr | AtomicOr => old | value,
-        LocalAtomicXor | AtomicXor => old ^ value,
+        LocalAtomicAdd | AtomicAdd => int::iadd(old, value),
+        LocalAtomicSub | AtomicSub => int::isub(old, value),
+        LocalAtomicMin | AtomicMin => int::umin(old, value),
+        LocalAtomicMax | AtomicMax => int::umax(old, value),
+        LocalAtomicAnd | AtomicAnd => bitwise::and(old, value),
+        LocalAtomicOr | AtomicOr => bitwise::or(old, value),
+        LocalAtomicXor | AtomicXor => bitwise::xor(old, value),
         LocalAtomicExchange | AtomicExchange => value,
         LocalAtomicCas | AtomicCas => {
             if old == value {

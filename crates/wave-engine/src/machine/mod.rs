@@ -1,8 +1,10 @@
 //! The SIMT machine: runs one kernel over a grid of workgroups, one scheduled wave-instruction at
 //! a time, and exposes everything a debugger view needs.
 
+mod code;
 pub mod config;
 mod control;
+mod cpu;
 pub mod event;
 mod exec;
 pub mod frame;
@@ -21,9 +23,13 @@ pub mod wave;
 mod wave_ops;
 pub mod workgroup;
 
-use crate::instr::Instr;
+use std::fmt;
+
 use crate::program::Kernel;
+use crate::validate::KernelError;
+use code::Code;
 pub use config::{ConfigError, LaunchConfig, ResolvedLaunch};
+use cpu::Avx2Fma;
 pub use event::{Event, EventKind, EventSink, NoEvents};
 pub use frame::{Frame, FrameKind};
 pub use memory::Memory;
@@ -59,9 +65,40 @@ enum State {
     Trapped(Trap),
 }
 
+/// Why [`Machine::new`] cannot build a machine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// The kernel breaks a rule the machine relies on (only a kernel built by hand can).
+    Kernel(KernelError),
+    /// The launch configuration does not fit the kernel.
+    Config(ConfigError),
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::Kernel(error) => write!(f, "invalid kernel: {error}"),
+            StartError::Config(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+impl From<KernelError> for StartError {
+    fn from(error: KernelError) -> Self {
+        StartError::Kernel(error)
+    }
+}
+
+impl From<ConfigError> for StartError {
+    fn from(error: ConfigError) -> Self {
+        StartError::Config(error)
+    }
+}
+
 pub struct Machine {
-    code: Vec<Instr>,
-    register_file_size: u32,
+    code: Code,
     launch: ResolvedLaunch,
     device: Memory,
     workgroup: Workgroup,
@@ -69,60 +106,39 @@ pub struct Machine {
     state: State,
     /// (wave, pc) of the instruction a run may start with even when it is at a breakpoint.
     parked: Option<(usize, u32)>,
-    cpu: CpuFeatures,
-}
-
-/// What the CPU offers the run loop, checked once per machine.
-#[derive(Clone, Copy, Debug)]
-struct CpuFeatures {
-    has_avx2_fma: bool,
-}
-
-impl CpuFeatures {
-    fn detect() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        let has_avx2_fma = std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("fma")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("lzcnt");
-        #[cfg(not(target_arch = "x86_64"))]
-        let has_avx2_fma = false;
-        CpuFeatures { has_avx2_fma }
-    }
+    /// Set when the run loop may use its copy compiled for AVX2 and FMA.
+    avx2_fma: Option<Avx2Fma>,
 }
 
 impl Machine {
     /// A machine at the start of `kernel`, with zeroed device memory of the configured size.
-    pub fn new(kernel: &Kernel, config: &LaunchConfig) -> Result<Self, ConfigError> {
+    /// Refuses a kernel that breaks a rule of [`crate::validate`] (every kernel the front end
+    /// produces keeps them) and a configuration that does not fit the kernel.
+    pub fn new(kernel: &Kernel, config: &LaunchConfig) -> Result<Self, StartError> {
+        let code = Code::new(kernel)?;
         let launch = config.resolve(kernel)?;
-        let register_file_size = kernel.register_file_size.clamp(1, 256);
-        let workgroup = Workgroup::new(0, &launch, register_file_size);
+        let workgroup = Workgroup::new(0, &launch, code.register_file_size());
         let state = if launch.workgroup_count() == 0 {
             State::Finished
         } else {
             State::Running
         };
         Ok(Machine {
-            code: kernel.code.clone(),
-            register_file_size,
+            stats: Stats::for_code_len(code.instrs().len()),
+            code,
             device: Memory::zeroed(launch.device_memory),
             workgroup,
-            stats: Stats::for_code_len(kernel.code.len()),
             launch,
             state,
             parked: None,
-            cpu: CpuFeatures::detect(),
+            avx2_fma: Avx2Fma::detect(),
         })
     }
 
     /// Makes the machine use its portable run loop even on a CPU for which a faster copy exists
     /// (both must give identical results; the tests compare them).
     pub fn use_portable_loop(&mut self) {
-        self.cpu = CpuFeatures {
-            has_avx2_fma: false,
-        };
+        self.avx2_fma = None;
     }
 
     pub fn launch(&self) -> &ResolvedLaunch {
@@ -309,7 +325,8 @@ impl Machine {
         if next >= self.launch.workgroup_count() {
             self.state = State::Finished;
         } else {
-            self.workgroup = Workgroup::new(next as u32, &self.launch, self.register_file_size);
+            let registers = self.code.register_file_size();
+            self.workgroup = Workgroup::new(next as u32, &self.launch, registers);
         }
     }
 }

@@ -43,13 +43,18 @@ impl Machine {
         events: &mut dyn EventSink,
     ) -> (u64, Outcome) {
         #[cfg(target_arch = "x86_64")]
-        if self.cpu.has_avx2_fma {
-            // SAFETY: `has_avx2_fma` is only set when the CPU reports every feature enabled.
+        if self.avx2_fma.is_some() {
+            // SAFETY: an `Avx2Fma` exists only when the CPU reported every feature that
+            // `run_workgroup_avx2` is compiled for (`Avx2Fma::detect`).
             return unsafe { self.run_workgroup_avx2(max_steps, breakpoints, events) };
         }
         self.workgroup_loop(max_steps, breakpoints, events)
     }
 
+    /// [`Machine::workgroup_loop`] compiled for AVX2, FMA, POPCNT, BMI1/2 and LZCNT.
+    ///
+    /// # Safety
+    /// The CPU has every one of those features (an [`Avx2Fma`](super::cpu::Avx2Fma) exists).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]
     unsafe fn run_workgroup_avx2(
@@ -77,7 +82,7 @@ impl Machine {
             stats,
             state,
             parked,
-            cpu,
+            avx2_fma,
             ..
         } = self;
         let Workgroup {
@@ -88,6 +93,7 @@ impl Machine {
             next_pick,
             executed,
         } = workgroup;
+        let code = code.instrs();
         let limit = launch.max_instructions;
         let mut env = exec::Env {
             device,
@@ -96,7 +102,7 @@ impl Machine {
             workgroup_size: launch.workgroup,
             grid_size: launch.grid,
             num_waves: waves.len() as u32,
-            avx2_fma: cpu.has_avx2_fma,
+            avx2_fma: *avx2_fma,
         };
         let wave_count = waves.len();
         let full_slots = waves.first().map_or(0, |wave| wave.width as u64);

@@ -4,6 +4,7 @@
 use super::lanes::{each_lane, set_predicate, src_a, src_b, write_masked};
 use super::wave::Wave;
 use crate::instr::{Instr, Op};
+use crate::numeric::int;
 
 pub fn exec(wave: &mut Wave, instr: &Instr, mask: u64) {
     let width = wave.width as usize;
@@ -54,7 +55,7 @@ pub fn exec(wave: &mut Wave, instr: &Instr, mask: u64) {
             let mut running = 0u32;
             for lane in each_lane(mask) {
                 sums[lane] = running;
-                running = running.wrapping_add(values[lane]);
+                running = int::iadd(running, values[lane]);
             }
             write_masked(wave, instr.dst, mask, |lane| sums[lane]);
         }
@@ -63,9 +64,9 @@ pub fn exec(wave: &mut Wave, instr: &Instr, mask: u64) {
             let mut lanes = each_lane(mask).map(|lane| values[lane]);
             let first = lanes.next().unwrap_or(0);
             let result = match instr.op {
-                Op::WaveReduceAdd => lanes.fold(first, u32::wrapping_add),
-                Op::WaveReduceMin => lanes.fold(first, u32::min),
-                _ => lanes.fold(first, u32::max),
+                Op::WaveReduceAdd => lanes.fold(first, int::iadd),
+                Op::WaveReduceMin => lanes.fold(first, int::umin),
+                _ => lanes.fold(first, int::umax),
             };
             write_masked(wave, instr.dst, mask, |_| result);
         }

@@ -1,7 +1,7 @@
 //! bfloat16 (bf16) ops: the top 16 bits of an f32.
 //!
 //! Widening is exact (`bits << 16`). Narrowing **truncates** (`>> 16`): no rounding, as the WAVE
-//! emulator does (wave-isa.md §2). A consequence worth knowing: an f32 NaN whose payload lives only
+//! emulator does. A consequence worth knowing: an f32 NaN whose payload lives only
 //! in the low 16 bits narrows to ±Inf. Ops follow the f16 pattern: widen, one f32 operation,
 //! narrow once; scalar ops use the low 16 bits and zero-extend, packed `*2` ops work on both halves.
 //! bf16 is absent from wave-emu 0.1.2, so these are tested against independently computed values.

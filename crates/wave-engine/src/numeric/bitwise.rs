@@ -49,7 +49,7 @@ pub fn bitcount(a: u32) -> u32 {
 }
 
 /// `bitfind`: the number of leading zero bits, or 0xFFFF_FFFF for an input of 0 (the reference
-/// emulator's behaviour; the docs describe a "find first set" instead, wave-isa.md D15).
+/// emulator's behaviour, which the playground follows; the WAVE docs describe a "find first set").
 #[inline]
 pub fn bitfind(a: u32) -> u32 {
     if a == 0 {

@@ -59,7 +59,7 @@ pub fn fmul(a: u32, b: u32) -> u32 {
 }
 
 /// `fdiv`: IEEE division, except that a divisor of ±0.0 always gives +Inf, even for 0/0, NaN/0
-/// and −x/0 (the reference emulator tests the divisor first; wave-isa.md D15).
+/// and −x/0 (the reference emulator tests the divisor first, and the playground follows it).
 #[inline]
 pub fn fdiv(a: u32, b: u32) -> u32 {
     let divisor = f(b);
@@ -70,8 +70,8 @@ pub fn fdiv(a: u32, b: u32) -> u32 {
     }
 }
 
-/// `fmin`: the smaller value, ignoring a NaN operand (Rust `f32::min`, not NaN-propagating;
-/// wave-isa.md D15).
+/// `fmin`: the smaller value, ignoring a NaN operand (Rust `f32::min`, as the reference emulator;
+/// the WAVE docs describe a NaN-propagating minimum).
 ///
 /// Spelled out instead of calling `f32::min`, whose result for ±0.0 and for two NaNs is left to
 /// the platform: this is what the reference emulator gives on x86-64 (equal operands such as
@@ -141,7 +141,7 @@ pub fn fceil(a: u32) -> u32 {
 }
 
 /// `fround`: round to nearest, **ties away from zero** (Rust `f32::round`; −2.5 → −3.0), not the
-/// ties-to-even the docs describe (wave-isa.md D15).
+/// ties-to-even the WAVE docs describe: the reference emulator rounds this way, and so do we.
 #[inline]
 pub fn fround(a: u32) -> u32 {
     f(a).round().to_bits()
@@ -275,7 +275,8 @@ pub fn fma_by_round_to_odd(a: u32, b: u32, c: u32) -> u32 {
 /// This is `f32::clamp` without its assertion: first `if x < lo { lo }`, then `if > hi { hi }`.
 /// When `lo <= hi` and neither bound is NaN it is bit-identical to the reference emulator (which
 /// calls `f32::clamp`), and a NaN `x` passes through unchanged. Where the reference emulator
-/// panics (wave-isa.md D11) the playground commits to a result instead:
+/// panics (docs/spec-departures.md, "clamp with crossed bounds") the playground commits to a
+/// result instead:
 /// - `lo > hi`: every `x` except NaN gives `hi` ("hi wins", as for `iclamp`);
 /// - a NaN bound is ignored, so that side is unbounded.
 #[inline]

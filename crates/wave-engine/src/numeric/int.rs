@@ -23,7 +23,8 @@ pub fn imul(a: u32, b: u32) -> u32 {
 
 /// `imul_hi`: high 32 bits of the **unsigned** 64-bit product. The reference emulator
 /// zero-extends both operands before multiplying, so this is the unsigned high word even though
-/// the other integer ops are signed (wave-isa.md D15).
+/// the other integer ops are signed (the WAVE docs leave it open; the playground follows the
+/// emulator).
 #[inline]
 pub fn imul_hi(a: u32, b: u32) -> u32 {
     ((u64::from(a) * u64::from(b)) >> 32) as u32
@@ -63,6 +64,19 @@ pub fn imax(a: u32, b: u32) -> u32 {
     (a as i32).max(b as i32) as u32
 }
 
+/// Unsigned minimum: what atomic and wave `min` compute (unlike the signed `imin`, as the
+/// reference emulator does).
+#[inline]
+pub fn umin(a: u32, b: u32) -> u32 {
+    a.min(b)
+}
+
+/// Unsigned maximum: what atomic and wave `max` compute.
+#[inline]
+pub fn umax(a: u32, b: u32) -> u32 {
+    a.max(b)
+}
+
 /// `ineg`: two's-complement negation, wrapping (`MIN` stays `MIN`).
 #[inline]
 pub fn ineg(a: u32) -> u32 {
@@ -84,8 +98,9 @@ pub fn imad(a: u32, b: u32, c: u32) -> u32 {
 /// `iclamp`: signed clamp of `x` to `[lo, hi]`.
 ///
 /// Computed as `min(max(x, lo), hi)`. When `lo <= hi` this equals the reference emulator's
-/// `i32::clamp`. When `lo > hi` the reference emulator panics (wave-isa.md D11); the playground
-/// commits to never crashing, and with this formula **`hi` wins**: the result is `hi` for every `x`.
+/// `i32::clamp`. When `lo > hi` the reference emulator panics (docs/spec-departures.md, "clamp
+/// with crossed bounds"); the playground commits to never crashing, and with this formula **`hi`
+/// wins**: the result is `hi` for every `x`.
 #[inline]
 pub fn iclamp(x: u32, lo: u32, hi: u32) -> u32 {
     (x as i32).max(lo as i32).min(hi as i32) as u32

@@ -1,11 +1,11 @@
 //! Unit tests for what the wave-emu 0.1.2 oracle (tests/numeric_oracle.rs) cannot reach: bf16,
-//! the clamp rules the product fixes (D11), `ineg(MIN)`, and the dispatchers.
+//! the clamp rules the product fixes (docs/spec-departures.md, "clamp with crossed bounds"),
+//! `ineg(MIN)`, and that no function panics on edge inputs.
 
 use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
 use rand_xoshiro::SplitMix64;
 
 use super::*;
-use crate::instr::Op;
 
 /// SplitMix64, for reproducible random inputs: the low 32 bits of each 64-bit output.
 struct Rng(SplitMix64);
@@ -282,182 +282,114 @@ fn conversions_saturate_and_map_nan_to_zero() {
     assert_eq!(convert::cvt_f32_u32(u32::MAX), bits(4294967296.0));
 }
 
-// Dispatch --------------------------------------------------------------------------------------
-
-/// Every numeric op, by shape, plus a few that are not numeric.
-const UNARY: &[Op] = &[
-    Op::INeg,
-    Op::IAbs,
-    Op::FNeg,
-    Op::FAbs,
-    Op::FSqrt,
-    Op::FRsqrt,
-    Op::FRcp,
-    Op::FFloor,
-    Op::FCeil,
-    Op::FRound,
-    Op::FTrunc,
-    Op::FFract,
-    Op::FSat,
-    Op::FSin,
-    Op::FCos,
-    Op::FExp2,
-    Op::FLog2,
-    Op::Not,
-    Op::BitCount,
-    Op::BitFind,
-    Op::BitRev,
-    Op::CvtF32I32,
-    Op::CvtF32U32,
-    Op::CvtI32F32,
-    Op::CvtU32F32,
-    Op::CvtF32F16,
-    Op::CvtF16F32,
-    Op::CvtF32Bf16,
-    Op::CvtBf16F32,
-];
-const BINARY: &[Op] = &[
-    Op::IAdd,
-    Op::ISub,
-    Op::IMul,
-    Op::IMulHi,
-    Op::IDiv,
-    Op::IMod,
-    Op::IMin,
-    Op::IMax,
-    Op::FAdd,
-    Op::FSub,
-    Op::FMul,
-    Op::FDiv,
-    Op::FMin,
-    Op::FMax,
-    Op::HAdd,
-    Op::HSub,
-    Op::HMul,
-    Op::HAdd2,
-    Op::HMul2,
-    Op::BAdd,
-    Op::BSub,
-    Op::BMul,
-    Op::BAdd2,
-    Op::BMul2,
-    Op::And,
-    Op::Or,
-    Op::Xor,
-    Op::Shl,
-    Op::Shr,
-    Op::Sar,
-];
-const TERNARY: &[Op] = &[
-    Op::IMad,
-    Op::IClamp,
-    Op::Fma,
-    Op::FClamp,
-    Op::Hma,
-    Op::Hma2,
-    Op::Bma,
-    Op::Bma2,
-    Op::Bfe,
-];
-const COMPARES: &[Op] = &[
-    Op::IcmpEq,
-    Op::IcmpNe,
-    Op::IcmpLt,
-    Op::IcmpLe,
-    Op::IcmpGt,
-    Op::IcmpGe,
-    Op::UcmpLt,
-    Op::UcmpLe,
-    Op::UcmpGt,
-    Op::UcmpGe,
-    Op::FcmpEq,
-    Op::FcmpNe,
-    Op::FcmpLt,
-    Op::FcmpLe,
-    Op::FcmpGt,
-    Op::FcmpGe,
-    Op::FcmpOrd,
-    Op::FcmpUnord,
-];
-const NOT_NUMERIC: &[Op] = &[
-    Op::Mov,
-    Op::MovImm,
-    Op::Select,
-    Op::PAnd,
-    Op::DeviceLoadU32,
-    Op::AtomicCas,
-    Op::If,
-    Op::WaveReduceAdd,
-    Op::Halt,
-    Op::Nop,
-];
-
 #[test]
-fn shapes_agree_with_the_dispatchers() {
-    for &op in UNARY {
-        assert_eq!(shape(op), Shape::Unary, "{op:?}");
-    }
-    for &op in BINARY {
-        assert_eq!(shape(op), Shape::Binary, "{op:?}");
-    }
-    for &op in TERNARY {
-        assert_eq!(shape(op), Shape::Ternary, "{op:?}");
-    }
-    for &op in COMPARES {
-        assert_eq!(shape(op), Shape::Compare, "{op:?}");
-    }
-    assert_eq!(shape(Op::Bfi), Shape::Quaternary);
-    assert_eq!(shape(Op::DSqrt), Shape::PairUnary);
-    for op in [Op::DAdd, Op::DSub, Op::DMul, Op::DDiv] {
-        assert_eq!(shape(op), Shape::PairBinary);
-    }
-    assert_eq!(shape(Op::Dma), Shape::PairTernary);
-    assert_eq!(shape(Op::CvtF32F64), Shape::FromPair);
-    assert_eq!(shape(Op::CvtF64F32), Shape::ToPair);
-    for &op in NOT_NUMERIC {
-        assert_eq!(shape(op), Shape::NotNumeric, "{op:?}");
-    }
+fn unsigned_min_and_max_compare_the_bits_as_unsigned() {
+    assert_eq!(int::umin(u32::MAX, 1), 1);
+    assert_eq!(int::umax(u32::MAX, 1), u32::MAX);
+    // The signed forms disagree on the same bits.
+    assert_eq!(int::imin(u32::MAX, 1), u32::MAX);
 }
 
-#[test]
-fn dispatchers_call_the_named_function() {
-    let (a, b, c, d) = (0x4040_0000, 0xBF80_0000, 0x0000_0007, 0x0000_0005); // 3.0, -1.0
-    assert_eq!(unary(Op::FSqrt, a), float::fsqrt(a));
-    assert_eq!(unary(Op::CvtBf16F32, a), convert::cvt_bf16_f32(a));
-    assert_eq!(binary(Op::IMulHi, a, b), int::imul_hi(a, b));
-    assert_eq!(binary(Op::FDiv, a, b), bits(-3.0));
-    assert_eq!(binary(Op::BMul2, a, b), bf16::bmul2(a, b));
-    assert_eq!(ternary(Op::Fma, a, b, a), bits(0.0));
-    assert_eq!(ternary(Op::Bfe, 0xABCD, 4, 8), 0xBC);
-    assert_eq!(quaternary(Op::Bfi, 0, 0xFF, c, d), 0x1F << 7);
-    assert!(compare(Op::FcmpGt, a, b));
-    assert!(compare(Op::UcmpGe, b, a));
-    let (one, two) = (1.0f64.to_bits(), 2.0f64.to_bits());
-    assert_eq!(f64_binary(Op::DAdd, one, two), 3.0f64.to_bits());
-    assert_eq!(f64_ternary(Op::Dma, two, two, one), 5.0f64.to_bits());
-    assert_eq!(f64_unary(Op::DSqrt, 4.0f64.to_bits()), two);
-    assert_eq!(from_pair(Op::CvtF32F64, two), bits(2.0));
-    assert_eq!(to_pair(Op::CvtF64F32, bits(2.0)), two);
-}
+// Every function -------------------------------------------------------------------------------
 
-#[test]
-fn dispatchers_return_neutral_values_outside_their_shape() {
-    let (a, b, c, d) = (u32::MAX, 0x3F80_0000, 7, 9);
-    for &op in UNARY.iter().chain(COMPARES).chain(NOT_NUMERIC) {
-        assert_eq!(binary(op, a, b), 0, "{op:?}");
-        assert_eq!(ternary(op, a, b, c), 0, "{op:?}");
-        assert_eq!(quaternary(op, a, b, c, d), 0, "{op:?}");
-    }
-    for &op in BINARY.iter().chain(TERNARY).chain(NOT_NUMERIC) {
-        assert_eq!(unary(op, a), 0, "{op:?}");
-        assert!(!compare(op, a, a), "{op:?}");
-        assert_eq!(f64_unary(op, 1), 0, "{op:?}");
-        assert_eq!(f64_binary(op, 1, 2), 0, "{op:?}");
-        assert_eq!(f64_ternary(op, 1, 2, 3), 0, "{op:?}");
-        assert_eq!(from_pair(op, 1), 0, "{op:?}");
-        assert_eq!(to_pair(op, 1), 0, "{op:?}");
-    }
-}
+/// Every per-lane function on single registers, by arity: the functions the machine's lane loops
+/// call.
+const UNARY: &[fn(u32) -> u32] = &[
+    int::ineg,
+    int::iabs,
+    float::fneg,
+    float::fabs,
+    float::fsqrt,
+    float::frsqrt,
+    float::frcp,
+    float::ffloor,
+    float::fceil,
+    float::fround,
+    float::ftrunc,
+    float::ffract,
+    float::fsat,
+    float::fsin,
+    float::fcos,
+    float::fexp2,
+    float::flog2,
+    bitwise::not,
+    bitwise::bitcount,
+    bitwise::bitfind,
+    bitwise::bitrev,
+    convert::cvt_f32_i32,
+    convert::cvt_f32_u32,
+    convert::cvt_i32_f32,
+    convert::cvt_u32_f32,
+    convert::cvt_f32_f16,
+    convert::cvt_f16_f32,
+    convert::cvt_f32_bf16,
+    convert::cvt_bf16_f32,
+];
+const BINARY: &[fn(u32, u32) -> u32] = &[
+    int::iadd,
+    int::isub,
+    int::imul,
+    int::imul_hi,
+    int::idiv,
+    int::imod,
+    int::imin,
+    int::imax,
+    int::umin,
+    int::umax,
+    float::fadd,
+    float::fsub,
+    float::fmul,
+    float::fdiv,
+    float::fmin,
+    float::fmax,
+    fp16::hadd,
+    fp16::hsub,
+    fp16::hmul,
+    fp16::hadd2,
+    fp16::hmul2,
+    bf16::badd,
+    bf16::bsub,
+    bf16::bmul,
+    bf16::badd2,
+    bf16::bmul2,
+    bitwise::and,
+    bitwise::or,
+    bitwise::xor,
+    bitwise::shl,
+    bitwise::shr,
+    bitwise::sar,
+];
+const TERNARY: &[fn(u32, u32, u32) -> u32] = &[
+    int::imad,
+    int::iclamp,
+    float::fma,
+    float::fclamp,
+    fp16::hma,
+    fp16::hma2,
+    bf16::bma,
+    bf16::bma2,
+    bitwise::bfe,
+];
+const COMPARES: &[fn(u32, u32) -> bool] = &[
+    compare::icmp_eq,
+    compare::icmp_ne,
+    compare::icmp_lt,
+    compare::icmp_le,
+    compare::icmp_gt,
+    compare::icmp_ge,
+    compare::ucmp_lt,
+    compare::ucmp_le,
+    compare::ucmp_gt,
+    compare::ucmp_ge,
+    compare::fcmp_eq,
+    compare::fcmp_ne,
+    compare::fcmp_lt,
+    compare::fcmp_le,
+    compare::fcmp_gt,
+    compare::fcmp_ge,
+    compare::fcmp_ord,
+    compare::fcmp_unord,
+];
 
 #[test]
 fn no_op_panics_on_edge_inputs() {
@@ -478,17 +410,30 @@ fn no_op_panics_on_edge_inputs() {
         0x7C01,
         0xFC00_7C00,
     ];
-    let all = UNARY.iter().chain(BINARY).chain(TERNARY).chain(COMPARES);
-    for &op in all.chain([Op::Bfi].iter()) {
-        for &a in &edges {
-            for &b in &edges {
-                for &c in &edges {
-                    let _ = unary(op, a);
-                    let _ = binary(op, a, b);
-                    let _ = ternary(op, a, b, c);
-                    let _ = quaternary(op, a, b, c, b);
-                    let _ = compare(op, a, b);
+    for &a in &edges {
+        for f in UNARY {
+            let _ = f(a);
+        }
+        let _ = fp64::dsqrt(fp64::join(a, !a));
+        let _ = convert::cvt_f64_f32(a);
+        let _ = convert::cvt_f32_f64(fp64::join(!a, a));
+        for &b in &edges {
+            for f in BINARY {
+                let _ = f(a, b);
+            }
+            for f in COMPARES {
+                let _ = f(a, b);
+            }
+            let (x, y) = (fp64::join(a, b), fp64::join(b, a));
+            for f in [fp64::dadd, fp64::dsub, fp64::dmul, fp64::ddiv] {
+                let _ = f(x, y);
+            }
+            for &c in &edges {
+                for f in TERNARY {
+                    let _ = f(a, b, c);
                 }
+                let _ = bitwise::bfi(a, b, c, b);
+                let _ = fp64::dma(x, y, fp64::join(c, a));
             }
         }
     }

@@ -1,14 +1,17 @@
 //! A seeded generator of random structured WAVE programs that stay inside the part of the ISA
 //! where `wave-emu` 0.1.2 and the playground must agree bit for bit.
 //!
-//! What is left out, and why (wave-isa.md §9 and the 0.1.2 notes):
+//! What is left out, and why (the sections of docs/spec-departures.md are named in quotes):
 //! - anything 0.1.2 lacks or gets wrong: r32 and up, bf16, MMA, `select`, `fcmp_ge`, `ucmp_gt/ge`,
-//!   dialect forms, float immediates (D10), clamps (D11: they panic), `atomic_cas` (D4), `@p0` (D9);
-//! - the control flow where the product follows the spec instead: `break` inside an `if` (D1),
-//!   `continue` (D2/D3), `halt` anywhere but the last line (D6/D7), predicated structured ops (D8),
-//!   `call` (D5);
+//!   dialect forms, float immediates ("float immediates"), clamps ("clamp with crossed bounds":
+//!   they panic), `atomic_cas` ("atomic CAS"), `@p0` ("@p0");
+//! - the control flow where the product follows the spec instead: `break` inside an `if` ("break
+//!   inside if"), `continue` ("uniform continue", "partial continue"), `halt` anywhere but the
+//!   last line ("halt inside a branch", "predicated halt"), predicated structured ops ("predicated
+//!   structured ops"), `call` ("call targets and labels");
 //! - anything whose answer depends on how the waves of a workgroup interleave, because the
-//!   playground skips instructions on an empty mask (spec §5.2) while wave-emu runs them (D12), so
+//!   playground skips instructions on an empty mask (spec §5.2) while wave-emu runs them
+//!   ("skipped masked paths"), so
 //!   the two schedules differ: returning atomics and plain stores only touch memory owned by one
 //!   wave, shared counters get one commutative op each and are never read back before a barrier,
 //!   and local memory read across waves is only read after the barrier that follows its writes;
