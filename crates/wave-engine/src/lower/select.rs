@@ -26,11 +26,11 @@ pub struct Selected {
 
 /// The outcome for one statement. On failure the op is still returned when it is known, so
 /// structured-control checks can go on without cascading errors.
-pub type Selection = Result<Selected, Option<Op>>;
+pub type SelectOutcome = Result<Selected, Option<Op>>;
 
 const WAVE_ASM_REJECTS_IMMEDIATES: &str = "immediate operands are docs dialect: wave-asm accepts an immediate only in `mov_imm` and rejects this with \"expected register operand\"";
 
-pub fn select(statement: &Statement, sink: &mut Sink) -> Selection {
+pub fn select(statement: &Statement, sink: &mut Sink) -> SelectOutcome {
     let written = mnemonics::strip_cache_hints(&statement.mnemonic);
     let first_is_predicate = matches!(
         statement.operands.first().map(|o| &o.kind),
@@ -113,7 +113,7 @@ fn predicate_logic(
     op: Op,
     slots: &[Slot],
     sink: &mut Sink,
-) -> Selection {
+) -> SelectOutcome {
     sink.warning(
         statement.mnemonic_span,
         format!("`{name}` on predicates is docs dialect: wave-asm's `{name}` takes general registers only and rejects `p` operands"),
@@ -184,7 +184,7 @@ impl<'a, 'd> Selector<'a, 'd> {
         }
     }
 
-    fn finish(self, op: Op) -> Selection {
+    fn finish(self, op: Op) -> SelectOutcome {
         if self.failed {
             return Err(Some(op));
         }

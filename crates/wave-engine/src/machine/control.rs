@@ -37,8 +37,10 @@ fn emit<S: EventSink + ?Sized>(events: &mut S, wave: &Wave, pc: u32, mask: u64, 
     });
 }
 
-/// The active mask just became empty: go to where lanes can resume, or finish the wave.
-fn settle<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
+/// The active mask just became empty: jump to the innermost frame's next meeting point (where
+/// lanes wait to resume: its `else`, `endif` or `endloop`), or finish the wave when no frame is
+/// open.
+fn jump_to_meeting_point<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
     match wave.stack.last() {
         Some(frame) => {
             let to = frame.resume_pc();
@@ -130,7 +132,7 @@ fn pop_and_reconverge<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &
     wave.active = frame.entry;
     emit(events, wave, pc, frame.entry, EventKind::Pop(frame.kind));
     if frame.entry == 0 {
-        settle(wave, pc, events);
+        jump_to_meeting_point(wave, pc, events);
     } else {
         wave.pc = pc + 1;
     }
@@ -212,7 +214,7 @@ pub fn exec_break_continue<S: EventSink + ?Sized>(
         emit(events, wave, pc, leaving, kind);
     }
     if wave.active == 0 {
-        settle(wave, pc, events);
+        jump_to_meeting_point(wave, pc, events);
     } else {
         wave.pc = pc + 1;
     }
@@ -229,7 +231,7 @@ pub fn halt_lanes<S: EventSink + ?Sized>(wave: &mut Wave, lanes: u64, pc: u32, e
         emit(events, wave, pc, lanes, EventKind::Halt);
     }
     if wave.active == 0 {
-        settle(wave, pc, events);
+        jump_to_meeting_point(wave, pc, events);
     } else {
         wave.pc = pc + 1;
     }

@@ -311,13 +311,17 @@ macro_rules! dispatch {
 }
 
 /// Executes the instruction at `wave.pc` on the wave's active lanes and advances `wave.pc`.
-/// The caller guarantees `wave.pc` is inside `code` and the wave is ready with lanes active.
+/// The wave is ready with lanes active.
 /// On x86-64 always inlined: the run loop is compiled once per CPU feature level, and the lane
 /// loops in here must be compiled with it. Elsewhere (wasm) never inlined: one huge loop function
 /// is slower there (measured: 133 ms instead of 170 ms on the 256 GEMM in Node).
+///
+/// # Safety
+/// What [`load_or_store_each`] requires: every register operand of `instr` lies inside the
+/// wave's register file, and the wave is at most 64 lanes wide.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn step<S: EventSink + ?Sized>(
+pub unsafe fn step<S: EventSink + ?Sized>(
     wave: &mut Wave,
     instr: &Instr,
     env: &mut Env,
@@ -342,7 +346,9 @@ pub fn step<S: EventSink + ?Sized>(
         | DeviceStoreU64 | DeviceStoreU128 => {
             // The group path works out the mask and moves the wave on itself.
             wave.pc = pc;
-            load_or_store_each(std::slice::from_mut(wave), instr, env).map_err(|(_, f)| f)?
+            // SAFETY: this function's contract is the same.
+            unsafe { load_or_store_each(std::slice::from_mut(wave), instr, env) }
+                .map_err(|(_, f)| f)?
         }
         LocalAtomicAdd | LocalAtomicSub | LocalAtomicMin | LocalAtomicMax | LocalAtomicAnd
         | LocalAtomicOr | LocalAtomicXor | LocalAtomicExchange | LocalAtomicCas => {
@@ -433,11 +439,17 @@ pub fn is_register_only(op: Op) -> bool {
 /// A load or a store ([`keeps_lockstep`], not register-only) on each wave of `waves` in order,
 /// each on the active lanes its guard allows, each moved on to the next instruction. Stops at the
 /// first wave that faults: `Err((member, fault))`, the waves before it done, that wave moved on.
-/// What kind of access it is (memory, width, fast path or not) is settled once for all the
+/// What kind of access it is (memory, width, fast path or not) is decided once for all the
 /// waves: a lockstep workgroup's eight waves otherwise paid for the same match eight times.
+///
+/// # Safety
+/// Every register operand of `instr` lies inside each wave's register file, and each wave is at
+/// most 64 lanes wide: the full-wave loads read the address row through a raw pointer. The
+/// machine's instructions on its own waves keep this: its kernel is validated (`Code`) and its
+/// waves have the code's register-file size, with a width `LaunchConfig::resolve` accepted.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn load_or_store_each(
+pub unsafe fn load_or_store_each(
     waves: &mut [Wave],
     instr: &Instr,
     env: &mut Env,
@@ -486,7 +498,11 @@ pub fn load_or_store_each(
                     instr,
                     #[inline(always)]
                     |wave, mask| {
-                        memory_ops::load_words::<1>(wave, instr, mask, memory, space, avx2)
+                        // SAFETY: `instr.a` is a register operand, inside the register file,
+                        // and the width is at most 64 (this function's contract).
+                        unsafe {
+                            memory_ops::load_words::<1>(wave, instr, mask, memory, space, avx2)
+                        }
                     },
                 ),
                 DeviceLoadU128 => each(
@@ -494,7 +510,11 @@ pub fn load_or_store_each(
                     instr,
                     #[inline(always)]
                     |wave, mask| {
-                        memory_ops::load_words::<4>(wave, instr, mask, memory, space, avx2)
+                        // SAFETY: `instr.a` is a register operand, inside the register file,
+                        // and the width is at most 64 (this function's contract).
+                        unsafe {
+                            memory_ops::load_words::<4>(wave, instr, mask, memory, space, avx2)
+                        }
                     },
                 ),
                 _ => each(
@@ -502,7 +522,11 @@ pub fn load_or_store_each(
                     instr,
                     #[inline(always)]
                     |wave, mask| {
-                        memory_ops::load_words::<2>(wave, instr, mask, memory, space, avx2)
+                        // SAFETY: `instr.a` is a register operand, inside the register file,
+                        // and the width is at most 64 (this function's contract).
+                        unsafe {
+                            memory_ops::load_words::<2>(wave, instr, mask, memory, space, avx2)
+                        }
                     },
                 ),
             }

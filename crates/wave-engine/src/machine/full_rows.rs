@@ -142,3 +142,136 @@ fn compare<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u3
         wave.pc += 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::step;
+    use crate::instr::{Guard, Instr, Op};
+    use crate::machine::exec::{self, Env};
+    use crate::machine::memory::Memory;
+    use crate::machine::wave::Wave;
+
+    const REGISTERS: u32 = 6;
+
+    /// Three full waves of `width` lanes with varied register bits (small values, negatives and
+    /// equal pairs, so the compares go both ways) and predicate bits to keep above the width.
+    fn waves(width: u32) -> Vec<Wave> {
+        let mut state = 0x1234_5678_9ABC_DEF0u64;
+        (0..3)
+            .map(|id| {
+                let mut wave = Wave::new(id, width, 3 * width, REGISTERS);
+                for register in 0..REGISTERS as u8 {
+                    for lane in 0..width {
+                        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                        let bits = (state >> 33) as u32;
+                        let value = match lane % 4 {
+                            0 => bits % 7,
+                            1 => bits.wrapping_neg() % 9,
+                            _ => bits,
+                        };
+                        wave.set_register(register, lane, value);
+                    }
+                }
+                wave.predicates = [u64::MAX, 0xAAAA_AAAA_AAAA_AAAA, 0, 0x0F0F_0F0F_0F0F_0F0F];
+                wave
+            })
+            .collect()
+    }
+
+    const OPS: [Op; 23] = [
+        Op::IAdd,
+        Op::ISub,
+        Op::IMul,
+        Op::IMad,
+        Op::FAdd,
+        Op::FSub,
+        Op::FMul,
+        Op::And,
+        Op::Or,
+        Op::Xor,
+        Op::Shl,
+        Op::Shr,
+        Op::Mov,
+        Op::IcmpEq,
+        Op::IcmpNe,
+        Op::IcmpLt,
+        Op::IcmpLe,
+        Op::IcmpGt,
+        Op::IcmpGe,
+        Op::UcmpLt,
+        Op::UcmpLe,
+        Op::UcmpGt,
+        Op::UcmpGe,
+    ];
+
+    fn whole_rows_equal_the_general_dispatch<const N: usize>() {
+        let (mut device, mut local) = (Memory::zeroed(0), Memory::zeroed(0));
+        let env = Env {
+            device: &mut device,
+            local: &mut local,
+            workgroup_id: [0; 3],
+            workgroup_size: [3 * N as u32, 1, 1],
+            grid_size: [1; 3],
+            num_waves: 3,
+            avx2_fma: None,
+        };
+        for op in OPS {
+            // The destination is also a source: the row must be computed whole before the store.
+            let compare = OPS[13..].contains(&op);
+            let instr = Instr {
+                dst: if compare { 1 } else { 2 },
+                a: 2,
+                b: 3,
+                c: 4,
+                ..Instr::new(op)
+            };
+            let mut fast = waves(N as u32);
+            let mut general = fast.clone();
+            // SAFETY: every wave is `N` lanes wide with all lanes active (`Wave::new` of a
+            // workgroup that fills it) and has `REGISTERS` registers.
+            assert!(unsafe { step::<N>(&mut fast, &instr) }, "{op:?}");
+            assert!(exec::step_group(&mut general, &instr, &env), "{op:?}");
+            assert_eq!(fast, general, "{op:?} on {N} lanes");
+        }
+    }
+
+    #[test]
+    fn whole_rows_of_32_lanes_equal_the_general_dispatch() {
+        whole_rows_equal_the_general_dispatch::<32>();
+    }
+
+    #[test]
+    fn whole_rows_of_64_lanes_equal_the_general_dispatch() {
+        whole_rows_equal_the_general_dispatch::<64>();
+    }
+
+    #[test]
+    fn registers_past_the_file_a_guard_or_an_immediate_send_it_to_the_general_path() {
+        let declined = [
+            Instr {
+                a: REGISTERS as u8,
+                ..Instr::new(Op::IAdd)
+            },
+            Instr {
+                dst: 255,
+                ..Instr::new(Op::Mov)
+            },
+            Instr {
+                guard: Guard::when(1),
+                ..Instr::new(Op::IAdd)
+            },
+            Instr {
+                flags: crate::instr::flags::B_IMM,
+                ..Instr::new(Op::IAdd)
+            },
+            Instr::new(Op::IDiv),
+        ];
+        for instr in declined {
+            let mut group = waves(32);
+            let before = group.clone();
+            // SAFETY: as above; the register numbers are what `step` checks.
+            assert!(!unsafe { step::<32>(&mut group, &instr) }, "{instr:?}");
+            assert_eq!(group, before, "{instr:?} ran");
+        }
+    }
+}

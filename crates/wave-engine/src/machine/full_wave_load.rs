@@ -27,11 +27,12 @@ use super::wave::{Row, Wave};
 ///
 /// With `avx2` (x86-64 CPUs with AVX2) the blocks go through AVX2 code.
 ///
-/// A register range outside the register file loads nothing (`Some(0)`): the caller's checked
-/// loop then reports it. (The machine's kernels are validated, so that cannot happen there.)
+/// # Safety
+/// `address_register < wave.registers.len()`, `dst + WORDS <= wave.registers.len()` and
+/// `wave.width <= 64` (the AVX2 path reads and writes the rows through raw pointers).
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub(super) fn load<const WORDS: usize>(
+pub(super) unsafe fn load<const WORDS: usize>(
     wave: &mut Wave,
     address_register: usize,
     dst: usize,
@@ -39,16 +40,17 @@ pub(super) fn load<const WORDS: usize>(
     avx2: Option<Avx2Fma>,
 ) -> Option<usize> {
     let width = wave.width as usize;
-    let registers = wave.registers.len();
-    if bytes.len() < 4 * WORDS || address_register >= registers || dst + WORDS > registers {
-        // No access fits (or no register does): the checked loop reports lane 0.
+    debug_assert!(address_register < wave.registers.len());
+    debug_assert!(dst + WORDS <= wave.registers.len() && width <= super::wave::MAX_LANES);
+    if bytes.len() < 4 * WORDS {
+        // No access fits: the checked loop reports lane 0.
         return Some(0);
     }
     #[cfg(target_arch = "x86_64")]
-    if avx2.is_some() && bytes.len() <= i32::MAX as usize && width <= super::wave::MAX_LANES {
+    if avx2.is_some() && bytes.len() <= i32::MAX as usize {
         // SAFETY: an `Avx2Fma` exists only on CPUs with AVX2 (`Avx2Fma::detect`); both register
-        // ranges lie inside the register file and `width` inside a row (checked just above);
-        // `4 * WORDS <= bytes.len()` (checked above) and `bytes` is below 2 GiB (so gather
+        // ranges lie inside the register file and `width <= 64` (this function's contract);
+        // `4 * WORDS <= bytes.len()` (checked just above) and `bytes` is below 2 GiB (so gather
         // offsets taken as signed are right).
         return unsafe {
             load_avx2::<WORDS>(&mut wave.registers, width, address_register, dst, bytes)

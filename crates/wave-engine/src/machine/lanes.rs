@@ -388,6 +388,71 @@ mod tests {
     use crate::instr::{Guard, Op};
     use crate::numeric::float;
 
+    /// A run of `fma`s on full waves of 32 and 64 lanes (the whole-row AVX2 path where the CPU
+    /// has it, with a NaN lane and a guarded instruction among them, which go per lane) gives
+    /// the per-lane rules' bits on both paths.
+    #[test]
+    fn fma_runs_on_full_waves_match_the_per_lane_rules_on_both_paths() {
+        let run = [
+            Instr {
+                dst: 4,
+                a: 1,
+                b: 2,
+                c: 3,
+                ..Instr::new(Op::Fma)
+            },
+            // The destination as an operand: every operand is read before the store.
+            Instr {
+                dst: 1,
+                a: 1,
+                b: 4,
+                c: 2,
+                ..Instr::new(Op::Fma)
+            },
+            Instr {
+                guard: Guard::when(1),
+                dst: 3,
+                a: 4,
+                b: 4,
+                c: 1,
+                ..Instr::new(Op::Fma)
+            },
+        ];
+        for width in [32u32, 64] {
+            let mut waves: Vec<Wave> = (0..2)
+                .map(|id| Wave::new(id, width, 2 * width, 6))
+                .collect();
+            for (id, wave) in waves.iter_mut().enumerate() {
+                for lane in 0..width {
+                    let x = (lane as f32 + 1.0) * if id == 0 { 0.75 } else { -1.25 };
+                    wave.set_register(1, lane, x.to_bits());
+                    wave.set_register(2, lane, (1.0 / x).to_bits());
+                    wave.set_register(3, lane, (x * x).to_bits());
+                }
+                wave.predicates[1] = 0x5555_5555_5555_5555;
+            }
+            // One NaN lane on the second wave: that wave's instruction takes the per-lane rules.
+            waves[1].set_register(2, 7, 0x7FC0_0001);
+            let mut expected = waves.clone();
+            for wave in &mut expected {
+                for instr in &run {
+                    let mask = wave.active & super::super::control::guard_mask(wave, instr.guard);
+                    map3(wave, instr, mask, float::fma);
+                }
+            }
+            for hardware in [None, Avx2Fma::detect()] {
+                let mut ran = waves.clone();
+                fma_run(&mut ran, &run, hardware);
+                assert_eq!(
+                    ran,
+                    expected,
+                    "width {width}, hardware {}",
+                    hardware.is_some()
+                );
+            }
+        }
+    }
+
     /// The software lane loop (what wasm runs) against the per-lane reference rules, on lanes
     /// mixing plain values, a double-rounding midpoint case, a NaN input and ∞ × 0.
     #[test]

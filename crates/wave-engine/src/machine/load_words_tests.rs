@@ -60,7 +60,9 @@ fn run<const WORDS: usize>(
     wave.registers[ADDRESS_REGISTER as usize][..addresses.len()].copy_from_slice(addresses);
     let (expected, expected_fault) = model(&wave, dst, WORDS, &bytes);
     let mask = lanes_mask(width);
-    let result = load_words::<WORDS>(&mut wave, &instr, mask, &memory, MemorySpace::Device, avx2);
+    // SAFETY: the address register is below `REGISTERS` and the width at most 64.
+    let result =
+        unsafe { load_words::<WORDS>(&mut wave, &instr, mask, &memory, MemorySpace::Device, avx2) };
     let fault_lane = match result {
         Ok(()) => None,
         Err(LaneFault { kind, lane }) => {
@@ -138,14 +140,17 @@ fn a_memory_smaller_than_one_access_faults_at_lane_zero() {
             a: ADDRESS_REGISTER,
             ..Instr::new(Op::DeviceLoadU64)
         };
-        let result = load_words::<2>(
-            &mut wave,
-            &instr,
-            u64::MAX >> 32,
-            &memory,
-            MemorySpace::Device,
-            path,
-        );
+        // SAFETY: the address register is below `REGISTERS` and the width is 32.
+        let result = unsafe {
+            load_words::<2>(
+                &mut wave,
+                &instr,
+                u64::MAX >> 32,
+                &memory,
+                MemorySpace::Device,
+                path,
+            )
+        };
         assert_eq!(result.map_err(|fault| fault.lane), Err(0));
         assert!(wave.registers[4].iter().all(|&value| value == 0));
     }

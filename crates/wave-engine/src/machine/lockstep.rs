@@ -19,8 +19,27 @@ use super::stats::PcStats;
 use super::wave::Wave;
 use crate::instr::{Instr, Op};
 
+/// A stretch to run: the workgroup's waves, all ready at the same pc with the same active lanes,
+/// and how far it may go.
+pub(super) struct Stretch<'r, 'm> {
+    pub waves: &'r mut [Wave],
+    pub code: &'r [Instr],
+    pub env: &'r mut Env<'m>,
+    pub events: &'r mut dyn EventSink,
+    /// Each instruction of the stretch is recorded here as a group of every wave.
+    pub per_pc: &'r mut [PcStats],
+    /// The stretch stops before a breakpoint (not at its first instruction, which the caller
+    /// checked).
+    pub breakpoints: &'r [bool],
+    /// At most this many instructions, each on every wave.
+    pub max_rounds: u64,
+    /// Active lanes and lane slots of one round (every wave once): what `per_pc` records.
+    pub active: u64,
+    pub slots: u64,
+}
+
 /// How a stretch ended.
-pub(super) struct Stretch {
+pub(super) struct StretchEnd {
     /// Instructions that ran on every wave.
     pub rounds: u64,
     /// (pc, member, fault): member `member` faulted at `pc`; the members before it ran it.
@@ -33,22 +52,27 @@ pub(super) fn may_start(op: Op) -> bool {
     exec::keeps_lockstep(op) || matches!(op, Op::Break | Op::Continue | Op::EndLoop)
 }
 
-/// Runs `waves` (all ready at the same pc, `active` lanes in all, `slots` lane slots) through at
-/// most `max_rounds` instructions, stopping before a breakpoint (not at the first instruction,
-/// which the caller checked) and before anything that does not keep lockstep. Each instruction
-/// is recorded in `per_pc` as a group of every wave would be.
-#[allow(clippy::too_many_arguments)]
+/// Runs the stretch's waves through at most `max_rounds` instructions, stopping before a
+/// breakpoint and before anything that does not keep lockstep. Each instruction is recorded in
+/// `per_pc` as a group of every wave would be.
+///
+/// # Safety
+/// Every register operand of every instruction of `code` lies inside each wave's register file,
+/// and every wave is at most 64 lanes wide (what [`exec::load_or_store_each`] requires): the
+/// machine's validated code on its own waves.
 #[inline(always)]
-pub(super) fn run_lockstep(
-    waves: &mut [Wave],
-    code: &[Instr],
-    max_rounds: u64,
-    breakpoints: &[bool],
-    env: &mut Env,
-    events: &mut dyn EventSink,
-    per_pc: &mut [PcStats],
-    (active, slots): (u64, u64),
-) -> Stretch {
+pub(super) unsafe fn run_lockstep(stretch: Stretch) -> StretchEnd {
+    let Stretch {
+        waves,
+        code,
+        env,
+        events,
+        per_pc,
+        breakpoints,
+        max_rounds,
+        active,
+        slots,
+    } = stretch;
     let members = waves.len() as u64;
     let record = |per_pc: &mut [PcStats], pc: usize| {
         if let Some(record) = per_pc.get_mut(pc) {
@@ -59,7 +83,7 @@ pub(super) fn run_lockstep(
     };
     let at_breakpoint = |pc: usize| breakpoints.get(pc).copied().unwrap_or(false);
     let Some(first) = waves.first() else {
-        return Stretch {
+        return StretchEnd {
             rounds: 0,
             fault: None,
         };
@@ -154,8 +178,10 @@ pub(super) fn run_lockstep(
             _ if exec::step_group(waves, instr, env) => {}
             op if exec::keeps_lockstep(op) => {
                 // A load or a store.
-                if let Err((member, fault)) = exec::load_or_store_each(waves, instr, env) {
-                    return Stretch {
+                // SAFETY: `instr` is an instruction of `code` (this function's contract).
+                if let Err((member, fault)) = unsafe { exec::load_or_store_each(waves, instr, env) }
+                {
+                    return StretchEnd {
                         rounds,
                         fault: Some((pc as u32, member, fault)),
                     };
@@ -167,7 +193,7 @@ pub(super) fn run_lockstep(
         rounds += 1;
         pc += 1;
     }
-    Stretch {
+    StretchEnd {
         rounds,
         fault: None,
     }

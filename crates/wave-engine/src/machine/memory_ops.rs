@@ -129,10 +129,14 @@ fn lanes_before(mask: u64, lane: usize) -> u64 {
 /// names the first lane out of bounds, and the lanes before it keep what they loaded. When every
 /// lane is active the wave goes through `full_wave_load` first, which checks whole blocks of
 /// lanes at a time and hands back the first lane it could not vouch for; the checked loop below
-/// goes on from there. Registers past the register file take the general path, which reports them.
+/// goes on from there. Destination registers past the register file take the general path.
+///
+/// # Safety
+/// `instr.a < wave.registers.len()` and `wave.width <= 64`: the full-wave path reads the address
+/// row through a raw pointer. (The destination range is checked here.)
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn load_words<const WORDS: usize>(
+pub unsafe fn load_words<const WORDS: usize>(
     wave: &mut Wave,
     instr: &Instr,
     mask: u64,
@@ -146,9 +150,10 @@ pub fn load_words<const WORDS: usize>(
     let bytes = memory.bytes();
     let mut todo = mask;
     if mask == lanes_mask(wave.width) {
-        let address_register = instr.a as usize;
-        match full_wave_load::load::<WORDS>(wave, address_register, instr.dst as usize, bytes, avx2)
-        {
+        let (address_register, dst) = (instr.a as usize, instr.dst as usize);
+        // SAFETY: `dst + WORDS` is inside the register file (checked at the top); the address
+        // register and the width are this function's contract.
+        match unsafe { full_wave_load::load::<WORDS>(wave, address_register, dst, bytes, avx2) } {
             None => return Ok(()),
             // The lanes below `first` are loaded; they only wrote their own lanes, so the
             // addresses from `first` on are still the ones the instruction read.

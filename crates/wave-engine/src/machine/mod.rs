@@ -186,7 +186,7 @@ impl Machine {
     ) -> Stop {
         let mut executed = 0;
         loop {
-            // Checked before settling: a step that ends a workgroup leaves it on view until the
+            // Checked before advancing: a step that ends a workgroup leaves it on view until the
             // next call moves on.
             if executed >= max_steps {
                 return match self.state {
@@ -195,7 +195,7 @@ impl Machine {
                     State::Running => Stop::SliceUsed,
                 };
             }
-            if let Err(stop) = self.settle(events) {
+            if let Err(stop) = self.advance_to_ready_wave(events) {
                 return stop;
             }
             let (ran, outcome) = self.run_workgroup(max_steps - executed, breakpoints, events);
@@ -219,7 +219,7 @@ impl Machine {
     /// first instruction: nothing is parked, and a breakpoint there stops the run.
     pub fn leave_breakpoint<S: EventSink>(&mut self, events: &mut S) {
         let workgroup = self.workgroup.index;
-        if self.settle(events).is_ok() && self.workgroup.index == workgroup {
+        if self.advance_to_ready_wave(events).is_ok() && self.workgroup.index == workgroup {
             if let Some(wave) = self.workgroup.pick() {
                 self.parked = Some((wave, self.workgroup.waves[wave].pc));
             }
@@ -238,11 +238,11 @@ impl Machine {
     ) -> Result<(), Stop> {
         let mut executed = 0;
         loop {
-            // Checked before settling: a finished workgroup still on view counts as reached.
+            // Checked before advancing: a finished workgroup still on view counts as reached.
             if self.workgroup.index >= index {
                 return Ok(());
             }
-            self.settle(events)?;
+            self.advance_to_ready_wave(events)?;
             if self.workgroup.index >= index {
                 return Ok(());
             }
@@ -271,7 +271,7 @@ impl Machine {
             {
                 return Stop::WaveFinished;
             }
-            if let Err(stop) = self.settle(events) {
+            if let Err(stop) = self.advance_to_ready_wave(events) {
                 return stop;
             }
             let picked = self.workgroup.pick();
@@ -285,10 +285,13 @@ impl Machine {
         Stop::SliceUsed
     }
 
-    /// Makes the transitions that need no instruction: moves on to the next workgroup when this
-    /// one is done, and releases a barrier every live wave waits at. `Err` when nothing can run
-    /// (the grid finished or trapped).
-    pub fn settle<S: EventSink + ?Sized>(&mut self, events: &mut S) -> Result<(), Stop> {
+    /// Makes the transitions that need no instruction until a wave is ready to run: moves on to
+    /// the next workgroup when this one is done, and releases a barrier every live wave waits at.
+    /// `Err` when nothing can run (the grid finished or trapped).
+    pub fn advance_to_ready_wave<S: EventSink + ?Sized>(
+        &mut self,
+        events: &mut S,
+    ) -> Result<(), Stop> {
         loop {
             match self.state {
                 State::Running => {}

@@ -3,17 +3,19 @@
 //!
 //! Everything per instruction is kept to what the semantics need: one round-robin pick, one
 //! breakpoint test (skipped when there are none), the budget test, one `Copy` instruction fetch,
-//! one per-pc statistics record, the instruction itself. Totals are summed in locals and written
-//! back once; the stack-depth and divergence statistics are only looked at after `if` / `loop`.
+//! one per-pc statistics record, the instruction itself. Totals are summed in the [`Pass`] and
+//! written back once; the stack-depth and divergence statistics are only looked at after `if` and
+//! `loop`.
 
 use super::event::EventSink;
 use super::exec;
-use super::lockstep;
+use super::lockstep::{self, Stretch};
+use super::stats::Stats;
 use super::trap::{Trap, TrapKind};
-use super::wave::WaveStatus;
+use super::wave::{Wave, WaveStatus};
 use super::workgroup::{pick_from, release_barrier_if_complete, Workgroup};
 use super::{Machine, State, Stop};
-use crate::instr::Op;
+use crate::instr::{Instr, Op};
 
 /// Why [`Machine::run_workgroup`] came back.
 pub(super) enum Outcome {
@@ -66,7 +68,9 @@ impl Machine {
         self.workgroup_loop(max_steps, breakpoints, events)
     }
 
-    /// The loop itself, inlined into both copies (the portable one and the AVX2 one).
+    /// The loop itself, inlined into both copies (the portable one and the AVX2 one): pick a
+    /// group, then run a lockstep stretch from it when the whole workgroup stands together, else
+    /// run the group; each part accounts for what it ran.
     #[inline(always)]
     fn workgroup_loop(
         &mut self,
@@ -93,8 +97,6 @@ impl Machine {
             next_pick,
             executed,
         } = workgroup;
-        let code = code.instrs();
-        let limit = launch.max_instructions;
         let mut env = exec::Env {
             device,
             local,
@@ -104,211 +106,73 @@ impl Machine {
             num_waves: waves.len() as u32,
             avx2_fma: *avx2_fma,
         };
-        let wave_count = waves.len();
-        let full_slots = waves.first().map_or(0, |wave| wave.width as u64);
-        let last_slots = waves
-            .last()
-            .map_or(0, |wave| wave.present.count_ones() as u64);
-        debug_assert!(waves
-            .iter()
-            .take(wave_count.saturating_sub(1))
-            .all(|wave| wave.present.count_ones() as u64 == full_slots));
-        let mut pick = *next_pick;
-        let mut ran = 0u64;
-        let (mut active_sum, mut slots_sum) = (0u64, 0u64);
-        // `Some(active lanes)` while every wave is known to be ready at the same pc, with those
-        // active lanes in all: the last group was the whole workgroup and its instruction kept
-        // it in lockstep.
-        let mut whole_workgroup: Option<u64> = None;
-        // Lane slots of `count` waves ending before wave `ran_to`: every wave but the last has
-        // all its lanes; the last may be partial.
-        let lane_slots = |count: u64, ran_to: usize| {
-            if ran_to == wave_count {
-                (count - 1) * full_slots + last_slots
-            } else {
-                count * full_slots
-            }
+        let mut pass = Pass {
+            slots: LaneSlots::of(waves),
+            waves,
+            code: code.instrs(),
+            breakpoints,
+            stats,
+            parked,
+            executed,
+            budget: launch.max_instructions,
+            max_steps,
+            pick: *next_pick,
+            whole_workgroup: None,
+            ran: 0,
+            active_sum: 0,
+            slots_sum: 0,
         };
-        // Records `count` executions of the instruction at `pc` (a group's, or a stretch's last
-        // partial round) in the per-pc statistics and the run's totals.
-        macro_rules! account {
-            ($pc:expr, $count:expr, $active:expr, $slots:expr) => {{
-                let (count, active, slots): (u64, u64, u64) = ($count, $active, $slots);
-                if let Some(record) = stats.per_pc.get_mut($pc as usize) {
-                    record.count += count;
-                    record.active_lanes += active;
-                    record.lane_slots += slots;
-                }
-                active_sum += active;
-                slots_sum += slots;
-                ran += count;
-                *executed += count;
-            }};
-        }
-        // `Err` carries a trap: (wave, kind, lane, pc).
         let outcome = loop {
-            if ran == max_steps {
+            if pass.ran == max_steps {
                 break Ok(Outcome::StepsUsed);
             }
-            let Some(w) = pick_from(waves, pick) else {
+            // Pick the next wave round-robin; stop before a breakpoint (unless parked there), at
+            // the budget, or past the code.
+            let Some(first) = pick_from(pass.waves, pass.pick) else {
                 break Ok(Outcome::NoWaveReady);
             };
-            let pc = waves[w].pc;
+            let pc = pass.waves[first].pc;
             let at_breakpoint =
                 !breakpoints.is_empty() && breakpoints.get(pc as usize).copied().unwrap_or(false);
-            if at_breakpoint && *parked != Some((w, pc)) {
-                *parked = Some((w, pc));
-                break Ok(Outcome::Stopped(Stop::Breakpoint { wave: w as u32, pc }));
+            if at_breakpoint && *pass.parked != Some((first, pc)) {
+                *pass.parked = Some((first, pc));
+                let wave = first as u32;
+                break Ok(Outcome::Stopped(Stop::Breakpoint { wave, pc }));
             }
-            *parked = None;
-            if limit != 0 && *executed >= limit {
-                break Err((w, TrapKind::BudgetExceeded { limit }, None, pc));
-            }
-            let Some(instr) = code.get(pc as usize) else {
-                break Err((w, TrapKind::RanOffEnd, None, pc));
+            *pass.parked = None;
+            let trap = |kind| TrapAt {
+                wave: first,
+                kind,
+                lane: None,
+                pc,
             };
-            // The next waves in round-robin order that stand at this same instruction run it
-            // now, as one group, one after another in wave order: exactly the order round-robin
-            // would give them (a wave changes only its own registers and status; memory is
-            // touched in the same order; no barrier can release while a later member is still
-            // ready). The group pays for one pick, one budget test and one statistics record;
-            // register-only instructions also share one dispatch. Not past a breakpoint, the
-            // step allowance or the budget.
-            // Active lanes are counted as they stand before the instruction (control flow
-            // changes them); lane slots follow from the group's extent (below).
-            let lanes = |wave: &super::wave::Wave| wave.active.count_ones() as u64;
-            let mut active = lanes(&waves[w]);
-            let mut group_end = w + 1;
-            if !at_breakpoint {
-                let budget_left = if limit == 0 {
-                    u64::MAX
-                } else {
-                    limit - *executed
-                };
-                let room = (max_steps - ran).min(budget_left).min(wave_count as u64) as usize;
-                if let Some(whole_active) = whole_workgroup.filter(|_| w == 0 && room == wave_count)
-                {
-                    // Every wave is still ready at this same pc (see `whole_workgroup`).
-                    active = whole_active;
-                    group_end = wave_count;
-                }
-                while group_end < wave_count
-                    && group_end - w < room
-                    && waves[group_end].status == WaveStatus::Ready
-                    && waves[group_end].pc == pc
-                {
-                    active += lanes(&waves[group_end]);
-                    group_end += 1;
-                }
+            if pass.budget != 0 && *pass.executed >= pass.budget {
+                let limit = pass.budget;
+                break Err(trap(TrapKind::BudgetExceeded { limit }));
             }
-            pick = if group_end == wave_count {
-                0
-            } else {
-                group_end
+            let Some(instr) = pass.code.get(pc as usize) else {
+                break Err(trap(TrapKind::RanOffEnd));
             };
-            let members = group_end - w;
-            // After an instruction that moves every wave of the workgroup to the next pc and
-            // changes no mask or status, the next group is the whole workgroup again, with the
-            // same active lanes: the scan above can be skipped.
-            whole_workgroup = (w == 0 && members == wave_count && exec::keeps_lockstep(instr.op))
-                .then_some(active);
-            // The whole workgroup standing together at an instruction that keeps it in lockstep
-            // runs from there in `run_lockstep` for as long as that lasts (see `lockstep.rs`):
-            // one pass of this loop for a whole loop body, iterations included. Only as far as
-            // the step allowance and the budget reach (whole rounds of the workgroup), and up to
-            // the next breakpoint.
-            if w == 0 && members == wave_count && !at_breakpoint && lockstep::may_start(instr.op) {
-                let budget_left = if limit == 0 {
-                    u64::MAX
-                } else {
-                    limit - *executed
-                };
-                let max_rounds = (max_steps - ran).min(budget_left) / members as u64;
-                if max_rounds >= 2 {
-                    let count = members as u64;
-                    let slots = lane_slots(count, wave_count);
-                    let stretch = lockstep::run_lockstep(
-                        waves,
-                        code,
-                        max_rounds,
-                        breakpoints,
-                        &mut env,
-                        events,
-                        &mut stats.per_pc,
-                        (active, slots),
-                    );
-                    let rounds = stretch.rounds;
-                    active_sum += active * rounds;
-                    slots_sum += slots * rounds;
-                    ran += count * rounds;
-                    *executed += count * rounds;
-                    if let Some((at, member, error)) = stretch.fault {
-                        // Members 0..=member ran the faulting instruction.
-                        let count = member as u64 + 1;
-                        let active: u64 = waves[..=member].iter().map(lanes).sum();
-                        let slots = lane_slots(count, member + 1);
-                        account!(at, count, active, slots);
-                        break Err((member, error.kind, error.lane, at));
-                    }
-                    // Nothing ran when the first instruction would split the waves (a `break`
-                    // that takes lanes out, say): it runs below, like any control flow.
-                    if rounds > 0 {
-                        whole_workgroup = Some(active);
-                        continue;
-                    }
-                }
+            let group = pass.form_group(first, pc, at_breakpoint, instr);
+            match pass.run_stretch(group, instr, &mut env, events) {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(trap) => break Err(trap),
             }
-            let mut fault = None;
-            let mut executed_here = members;
-            if members > 1 && exec::is_register_only(instr.op) {
-                let grouped = exec::step_group(&mut waves[w..group_end], instr, &env);
-                debug_assert!(grouped, "register-only instructions run as a group");
-            } else {
-                for member in w..group_end {
-                    let wave = &mut waves[member];
-                    let result = exec::step(wave, instr, &mut env, events);
-                    if matches!(instr.op, Op::If | Op::Loop) {
-                        stats.max_stack_depth = stats.max_stack_depth.max(wave.stack.len() as u32);
-                        // An `if` whose then and else sides are both non-empty (the frame it
-                        // just pushed).
-                        if instr.op == Op::If {
-                            if let Some(frame) = wave.stack.last().filter(|f| f.origin == pc) {
-                                if frame.then_mask != 0 && frame.else_mask != 0 {
-                                    stats.divergent_branches += 1;
-                                }
-                            }
-                        }
-                    }
-                    if let Err(error) = result {
-                        // The members after this one did not run: their lanes are unchanged.
-                        for later in &waves[member + 1..group_end] {
-                            active -= lanes(later);
-                        }
-                        executed_here = member - w + 1;
-                        fault = Some((member, error));
-                        break;
-                    }
-                    if wave.status != WaveStatus::Ready
-                        && release_barrier_if_complete(waves, events)
-                    {
-                        stats.barriers += 1;
-                    }
-                }
-            }
-            // Statistics and counters for the members that ran.
-            let count = executed_here as u64;
-            account!(pc, count, active, lane_slots(count, w + executed_here));
-            if let Some((member, error)) = fault {
-                break Err((member, error.kind, error.lane, pc));
+            if let Err(trap) = pass.run_group(group, instr, &mut env, events) {
+                break Err(trap);
             }
         };
-        *next_pick = pick;
-        stats.wave_instructions += ran;
-        stats.active_lane_instructions += active_sum;
-        stats.lane_slots += slots_sum;
+        *next_pick = pass.pick;
+        let ran = pass.finish();
         match outcome {
             Ok(outcome) => (ran, outcome),
-            Err((wave, kind, lane, pc)) => {
+            Err(TrapAt {
+                wave,
+                kind,
+                lane,
+                pc,
+            }) => {
                 let trap = Trap {
                     kind,
                     workgroup: *workgroup_index,
@@ -320,5 +184,327 @@ impl Machine {
                 (ran, Outcome::Stopped(Stop::Trap(trap)))
             }
         }
+    }
+}
+
+/// A trap before the workgroup and the machine state are attached.
+struct TrapAt {
+    wave: usize,
+    kind: TrapKind,
+    lane: Option<u32>,
+    pc: u32,
+}
+
+/// The waves `first..end` of the workgroup, ready at instruction `pc` with `active` lanes among
+/// them (counted as they stand before it runs: control flow changes them), that run it next.
+#[derive(Clone, Copy)]
+struct Group {
+    first: usize,
+    end: usize,
+    pc: u32,
+    active: u64,
+    /// `pc` is a breakpoint (the machine is parked there, or the pick would have stopped).
+    at_breakpoint: bool,
+}
+
+impl Group {
+    #[inline(always)]
+    fn members(&self) -> usize {
+        self.end - self.first
+    }
+}
+
+/// Lane slots of a workgroup's waves: every wave has `full` lanes but the last, which may be
+/// partial.
+#[derive(Clone, Copy)]
+struct LaneSlots {
+    wave_count: usize,
+    full: u64,
+    last: u64,
+}
+
+impl LaneSlots {
+    fn of(waves: &[Wave]) -> Self {
+        let full = waves.first().map_or(0, |wave| wave.width as u64);
+        debug_assert!(waves
+            .iter()
+            .take(waves.len().saturating_sub(1))
+            .all(|wave| wave.present.count_ones() as u64 == full));
+        LaneSlots {
+            wave_count: waves.len(),
+            full,
+            last: waves
+                .last()
+                .map_or(0, |wave| wave.present.count_ones() as u64),
+        }
+    }
+
+    /// Lane slots of `count` consecutive waves ending before wave `ran_to`.
+    #[inline(always)]
+    fn of_waves(self, count: u64, ran_to: usize) -> u64 {
+        if ran_to == self.wave_count {
+            (count - 1) * self.full + self.last
+        } else {
+            count * self.full
+        }
+    }
+}
+
+#[inline(always)]
+fn active_lanes(wave: &Wave) -> u64 {
+    wave.active.count_ones() as u64
+}
+
+/// One call of the run loop on the current workgroup: the parts of the machine it touches,
+/// borrowed apart, and what it has run so far (summed here, written back once by
+/// [`Pass::finish`]).
+///
+/// Invariant, which the `unsafe` calls below rest on: `code` is the machine's validated code
+/// ([`Code::instrs`](super::code::Code::instrs): every register operand below
+/// `Code::register_file_size`) and `waves` are its current workgroup's, each built with that many
+/// registers and a width `LaunchConfig::resolve` accepted (1..=64). A `Pass` is only made in
+/// [`Machine::workgroup_loop`], from the machine itself.
+struct Pass<'r> {
+    waves: &'r mut [Wave],
+    code: &'r [Instr],
+    breakpoints: &'r [bool],
+    stats: &'r mut Stats,
+    parked: &'r mut Option<(usize, u32)>,
+    /// Wave-instructions the workgroup has run: what the budget counts.
+    executed: &'r mut u64,
+    /// Wave-instructions allowed per workgroup (0: no limit).
+    budget: u64,
+    /// This call's step allowance.
+    max_steps: u64,
+    /// The wave round-robin considers next.
+    pick: usize,
+    /// `Some(active lanes)` while every wave is known to be ready at the same pc, with those
+    /// active lanes in all: the last group was the whole workgroup and its instruction kept it
+    /// in lockstep.
+    whole_workgroup: Option<u64>,
+    slots: LaneSlots,
+    ran: u64,
+    active_sum: u64,
+    slots_sum: u64,
+}
+
+impl Pass<'_> {
+    /// Instructions that may still run in this call: the step allowance and the budget.
+    #[inline(always)]
+    fn room(&self) -> u64 {
+        let budget_left = if self.budget == 0 {
+            u64::MAX
+        } else {
+            self.budget - *self.executed
+        };
+        (self.max_steps - self.ran).min(budget_left)
+    }
+
+    /// The group that runs next, from wave `first` (the round-robin pick, ready at `pc`): it
+    /// and the waves after it that stand at the same instruction run it now, one after another
+    /// in wave order, exactly the order round-robin would give them (a wave changes only its own
+    /// registers and status; memory is touched in the same order; no barrier can release while a
+    /// later member is still ready). The group pays for one pick, one budget test and one
+    /// statistics record. Not past a breakpoint, the step allowance or the budget.
+    #[inline(always)]
+    fn form_group(&mut self, first: usize, pc: u32, at_breakpoint: bool, instr: &Instr) -> Group {
+        let waves = &*self.waves;
+        let wave_count = waves.len();
+        let mut active = active_lanes(&waves[first]);
+        let mut end = first + 1;
+        if !at_breakpoint {
+            let room = self.room().min(wave_count as u64) as usize;
+            if let Some(whole_active) = self
+                .whole_workgroup
+                .filter(|_| first == 0 && room == wave_count)
+            {
+                // Every wave is still ready at this same pc (see `whole_workgroup`).
+                active = whole_active;
+                end = wave_count;
+            }
+            while end < wave_count
+                && end - first < room
+                && waves[end].status == WaveStatus::Ready
+                && waves[end].pc == pc
+            {
+                active += active_lanes(&waves[end]);
+                end += 1;
+            }
+        }
+        self.pick = if end == wave_count { 0 } else { end };
+        // After an instruction that moves every wave of the workgroup to the next pc and changes
+        // no mask or status, the next group is the whole workgroup again, with the same active
+        // lanes: the next group can skip the scan above.
+        let whole = first == 0 && end == wave_count;
+        self.whole_workgroup = (whole && exec::keeps_lockstep(instr.op)).then_some(active);
+        Group {
+            first,
+            end,
+            pc,
+            active,
+            at_breakpoint,
+        }
+    }
+
+    /// When `group` is the whole workgroup standing together at an instruction that keeps it in
+    /// lockstep, runs from there in [`lockstep::run_lockstep`] for as long as that lasts: one
+    /// pass of this loop for a whole loop body, iterations included. Only as far as the step
+    /// allowance and the budget reach (whole rounds of the workgroup), and up to the next
+    /// breakpoint. `Ok(true)` when it ran something; `Ok(false)` when the group is to run as
+    /// usual (nothing ran: not a whole workgroup, too little room, or a first instruction that
+    /// would split the waves, a `break` that takes lanes out, say).
+    #[inline(always)]
+    fn run_stretch(
+        &mut self,
+        group: Group,
+        instr: &Instr,
+        env: &mut exec::Env,
+        events: &mut dyn EventSink,
+    ) -> Result<bool, TrapAt> {
+        let wave_count = self.waves.len();
+        let members = group.members();
+        if group.first != 0
+            || members != wave_count
+            || group.at_breakpoint
+            || !lockstep::may_start(instr.op)
+        {
+            return Ok(false);
+        }
+        let max_rounds = self.room() / members as u64;
+        if max_rounds < 2 {
+            return Ok(false);
+        }
+        let count = members as u64;
+        let slots = self.slots.of_waves(count, wave_count);
+        // SAFETY: the stretch runs the machine's validated code on its workgroup's waves (the
+        // invariant of `Pass`).
+        let end = unsafe {
+            lockstep::run_lockstep(Stretch {
+                waves: self.waves,
+                code: self.code,
+                env,
+                events,
+                per_pc: &mut self.stats.per_pc,
+                breakpoints: self.breakpoints,
+                max_rounds,
+                active: group.active,
+                slots,
+            })
+        };
+        // Every round was recorded per pc by the stretch; the totals are counted here.
+        let rounds = end.rounds;
+        self.active_sum += group.active * rounds;
+        self.slots_sum += slots * rounds;
+        self.ran += count * rounds;
+        *self.executed += count * rounds;
+        if let Some((pc, member, fault)) = end.fault {
+            // Members 0..=member ran the faulting instruction.
+            let count = member as u64 + 1;
+            let active = self.waves[..=member].iter().map(active_lanes).sum();
+            let slots = self.slots.of_waves(count, member + 1);
+            self.account(pc, count, active, slots);
+            return Err(TrapAt {
+                wave: member,
+                kind: fault.kind,
+                lane: fault.lane,
+                pc,
+            });
+        }
+        if rounds == 0 {
+            return Ok(false);
+        }
+        self.whole_workgroup = Some(group.active);
+        Ok(true)
+    }
+
+    /// Runs `instr` on the members of `group` in wave order and accounts for them: a
+    /// register-only instruction with one dispatch for all ([`exec::step_group`]), anything else
+    /// wave by wave, releasing a barrier as soon as its last wave arrives. A fault stops the
+    /// group at the faulting wave: the members after it have not run and are not counted.
+    #[inline(always)]
+    fn run_group(
+        &mut self,
+        group: Group,
+        instr: &Instr,
+        env: &mut exec::Env,
+        events: &mut dyn EventSink,
+    ) -> Result<(), TrapAt> {
+        let Group { first, end, pc, .. } = group;
+        let mut active = group.active;
+        let mut fault = None;
+        let mut ran_to = end;
+        if group.members() > 1 && exec::is_register_only(instr.op) {
+            let grouped = exec::step_group(&mut self.waves[first..end], instr, env);
+            debug_assert!(grouped, "register-only instructions run as a group");
+        } else {
+            let stats = &mut *self.stats;
+            for member in first..end {
+                let wave = &mut self.waves[member];
+                // SAFETY: `instr` is one of the machine's validated instructions and `wave` one of
+                // its workgroup's waves (the invariant of `Pass`).
+                let result = unsafe { exec::step(wave, instr, env, events) };
+                if matches!(instr.op, Op::If | Op::Loop) {
+                    stats.max_stack_depth = stats.max_stack_depth.max(wave.stack.len() as u32);
+                    // An `if` whose then and else sides are both non-empty (the frame it just
+                    // pushed).
+                    if instr.op == Op::If {
+                        if let Some(frame) = wave.stack.last().filter(|f| f.origin == pc) {
+                            if frame.then_mask != 0 && frame.else_mask != 0 {
+                                stats.divergent_branches += 1;
+                            }
+                        }
+                    }
+                }
+                if let Err(error) = result {
+                    // The members after this one did not run: their lanes are unchanged.
+                    let later = &self.waves[member + 1..end];
+                    active -= later.iter().map(active_lanes).sum::<u64>();
+                    ran_to = member + 1;
+                    fault = Some((member, error));
+                    break;
+                }
+                if wave.status != WaveStatus::Ready
+                    && release_barrier_if_complete(self.waves, events)
+                {
+                    stats.barriers += 1;
+                }
+            }
+        }
+        let count = (ran_to - first) as u64;
+        let slots = self.slots.of_waves(count, ran_to);
+        self.account(pc, count, active, slots);
+        match fault {
+            None => Ok(()),
+            Some((member, error)) => Err(TrapAt {
+                wave: member,
+                kind: error.kind,
+                lane: error.lane,
+                pc,
+            }),
+        }
+    }
+
+    /// Records `count` executions of the instruction at `pc` (a group's, or the part of a
+    /// stretch's last round that ran before a fault) in the per-pc statistics and the totals.
+    #[inline(always)]
+    fn account(&mut self, pc: u32, count: u64, active: u64, slots: u64) {
+        if let Some(record) = self.stats.per_pc.get_mut(pc as usize) {
+            record.count += count;
+            record.active_lanes += active;
+            record.lane_slots += slots;
+        }
+        self.active_sum += active;
+        self.slots_sum += slots;
+        self.ran += count;
+        *self.executed += count;
+    }
+
+    /// Writes the totals into the machine's statistics; returns how many instructions ran.
+    #[inline(always)]
+    fn finish(self) -> u64 {
+        self.stats.wave_instructions += self.ran;
+        self.stats.active_lane_instructions += self.active_sum;
+        self.stats.lane_slots += self.slots_sum;
+        self.ran
     }
 }
