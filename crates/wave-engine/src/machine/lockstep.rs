@@ -52,6 +52,31 @@ pub(super) fn may_start(op: Op) -> bool {
     exec::keeps_lockstep(op) || matches!(op, Op::Break | Op::Continue | Op::EndLoop)
 }
 
+/// [`run_lockstep`] compiled as a function of its own, so that its registers are allocated for
+/// the stretch alone rather than together with the run loop around it (a GEMM spends nearly all
+/// its time in here). The portable copy; the run loop calls it when it holds no `Avx2Fma`.
+///
+/// # Safety
+/// As for [`run_lockstep`].
+#[inline(never)]
+pub(super) unsafe fn run_lockstep_portable(stretch: Stretch) -> StretchEnd {
+    // SAFETY: this function's contract is `run_lockstep`'s.
+    unsafe { run_lockstep(stretch) }
+}
+
+/// [`run_lockstep_portable`] compiled for the features of the run loop's AVX2 copy.
+///
+/// # Safety
+/// As for [`run_lockstep`], and the CPU has AVX2, FMA, POPCNT, BMI1/2 and LZCNT (an `Avx2Fma`
+/// exists).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]
+#[inline(never)]
+pub(super) unsafe fn run_lockstep_avx2(stretch: Stretch) -> StretchEnd {
+    // SAFETY: this function's contract includes `run_lockstep`'s.
+    unsafe { run_lockstep(stretch) }
+}
+
 /// Runs the stretch's waves through at most `max_rounds` instructions, stopping before a
 /// breakpoint and before anything that does not keep lockstep. Each instruction is recorded in
 /// `per_pc` as a group of every wave would be.

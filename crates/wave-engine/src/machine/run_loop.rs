@@ -376,20 +376,32 @@ impl Pass<'_> {
         }
         let count = members as u64;
         let slots = self.slots.of_waves(count, wave_count);
+        let hardware = env.avx2_fma.is_some();
+        let stretch = Stretch {
+            waves: self.waves,
+            code: self.code,
+            env,
+            events,
+            per_pc: &mut self.stats.per_pc,
+            breakpoints: self.breakpoints,
+            max_rounds,
+            active: group.active,
+            slots,
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hardware;
         // SAFETY: the stretch runs the machine's validated code on its workgroup's waves (the
-        // invariant of `Pass`).
+        // invariant of `Pass`); the AVX2 copy only where an `Avx2Fma` says the CPU has its
+        // features (`Avx2Fma::detect`).
         let end = unsafe {
-            lockstep::run_lockstep(Stretch {
-                waves: self.waves,
-                code: self.code,
-                env,
-                events,
-                per_pc: &mut self.stats.per_pc,
-                breakpoints: self.breakpoints,
-                max_rounds,
-                active: group.active,
-                slots,
-            })
+            #[cfg(target_arch = "x86_64")]
+            if hardware {
+                lockstep::run_lockstep_avx2(stretch)
+            } else {
+                lockstep::run_lockstep_portable(stretch)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            lockstep::run_lockstep_portable(stretch)
         };
         // Every round was recorded per pc by the stretch; the totals are counted here.
         let rounds = end.rounds;
