@@ -10,6 +10,7 @@ mod exec;
 pub mod frame;
 mod full_rows;
 mod full_wave_load;
+mod history;
 mod lane_bits;
 mod lanes;
 mod lockstep;
@@ -32,6 +33,9 @@ pub use config::{ConfigError, LaunchConfig, ResolvedLaunch};
 use cpu::Avx2Fma;
 pub use event::{Event, EventKind, EventSink, NoEvents};
 pub use frame::{Frame, FrameKind};
+pub use history::{
+    Arrival, Checkpoint, ForeignCheckpoint, History, WaveSteps, DEFAULT_BUDGET, PAGE_BYTES,
+};
 pub use memory::Memory;
 use run_loop::Outcome;
 pub use stats::{PcStats, Stats};
@@ -108,6 +112,8 @@ pub struct Machine {
     parked: Option<(usize, u32)>,
     /// Set when the run loop may use its copy compiled for AVX2 and FMA.
     avx2_fma: Option<Avx2Fma>,
+    /// This machine's identity: only its own checkpoints can be restored into it.
+    origin: u64,
 }
 
 impl Machine {
@@ -132,6 +138,7 @@ impl Machine {
             state,
             parked: None,
             avx2_fma: Avx2Fma::detect(),
+            origin: history::next_origin(),
         })
     }
 
