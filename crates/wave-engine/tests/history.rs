@@ -80,7 +80,7 @@ fn check_case(seed: u64, budget: usize) {
     // Record while running forward, as the session does.
     while machine.step_count() < last {
         let remaining = last - machine.step_count();
-        if history.run(&mut machine, remaining) != Stop::SliceUsed {
+        if history.run(&mut machine, remaining, &[]) != Stop::SliceUsed {
             break;
         }
     }
@@ -134,7 +134,7 @@ fn the_steps_a_wave_started_are_the_ones_the_forward_run_gave_it() {
         let last = states.len() as u64 - 1;
         let mut machine = machine_of(&case);
         let mut history = History::new(&machine, DEFAULT_BUDGET);
-        history.run(&mut machine, last);
+        history.run(&mut machine, last, &[]);
         let mut rng = Rng::new(seed);
         for _ in 0..20 {
             let before = rng.below(last as u32 + 1) as u64;
@@ -189,7 +189,7 @@ fn a_long_run_keeps_within_its_budget_by_thinning() {
     let budget = 512 * 1024;
     let mut history = History::new(&machine, budget);
     let spacing = history.spacing();
-    assert_eq!(history.run(&mut machine, u64::MAX), Stop::Finished);
+    assert_eq!(history.run(&mut machine, u64::MAX, &[]), Stop::Finished);
     let end = machine.step_count();
     let at_end = machine.checkpoint();
     assert!(history.bytes() <= budget, "{} > {budget}", history.bytes());

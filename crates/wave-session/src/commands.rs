@@ -3,8 +3,9 @@
 
 use wave_engine::machine::{Machine, NoEvents, Stop, WaveStatus};
 
-use crate::session::{Session, Snapshot};
+use crate::session::{Selection, Session, Snapshot};
 use crate::status::{RunProgress, RunState};
+use crate::time_travel::Landing;
 
 /// Scheduled instructions `step` may run (other waves included) before the selected wave executes
 /// one; only reached when every other wave spins for that long.
@@ -18,6 +19,8 @@ impl Session {
     pub fn reset(&mut self) {
         self.machine_start = crate::shown_wave_run::next_machine_start();
         self.machine = None;
+        self.history = None;
+        self.motion = None;
         self.run_target = None;
         self.last_events.clear();
         self.check_run = None;
@@ -49,6 +52,7 @@ impl Session {
             RunState::Ready
         };
         self.machine = Some(machine);
+        self.start_history();
         self.clamp_selection();
         self.before = self.snapshot();
     }
@@ -63,6 +67,9 @@ impl Session {
         self.before = self.snapshot();
         self.last_events.clear();
         self.run_target = None;
+        self.motion = None;
+        self.travel_note = None;
+        let from = self.step_count();
         let wave = self.selection.wave as usize;
         let Some(machine) = self.machine.as_mut() else {
             return false;
@@ -87,6 +94,11 @@ impl Session {
         {
             stop = machine.run(1, &[], &mut self.last_events);
         }
+        self.record_history();
+        let to = self.step_count();
+        if to > from {
+            self.landings.insert(to, Landing { from, events: true });
+        }
         self.after_stop(stop, false);
         true
     }
@@ -99,13 +111,19 @@ impl Session {
         if !self.state.can_run() {
             return RunProgress::Idle;
         }
+        if let Some(motion) = self.motion {
+            // A move steps one wave at a time, several scheduled instructions each.
+            return self.motion_slice(motion, (max_steps / 8).max(1));
+        }
         let continuing = self.state == RunState::Running;
         if !continuing {
             self.before = self.snapshot();
+            self.run_from = self.step_count();
+            self.travel_note = None;
         }
         self.last_events.clear();
         let mask = self.breakpoint_mask();
-        let Some(machine) = self.machine.as_mut() else {
+        let (Some(machine), Some(history)) = (self.machine.as_mut(), self.history.as_mut()) else {
             return RunProgress::Idle;
         };
         // A new run goes on from where the user stands, even on a breakpoint line; later slices
@@ -113,8 +131,23 @@ impl Session {
         if !continuing {
             machine.leave_breakpoint(&mut NoEvents);
         }
-        let stop = machine.run(max_steps.max(1), &mask, &mut NoEvents);
-        self.after_stop(stop, true)
+        let mut stop = history.run(machine, max_steps.max(1), &mask);
+        machine.finish_if_done();
+        if stop == Stop::SliceUsed && machine.is_finished() {
+            stop = Stop::Finished;
+        }
+        let progress = self.after_stop(stop, true);
+        if progress != RunProgress::Running {
+            let from = self.run_from;
+            self.landings.insert(
+                self.step_count(),
+                Landing {
+                    from,
+                    events: false,
+                },
+            );
+        }
+        progress
     }
 
     /// Runs to the end, a breakpoint or a trap without yielding (tests, the command line), and
@@ -134,6 +167,7 @@ impl Session {
     /// Stops a time-sliced run between two slices.
     pub fn pause(&mut self) {
         self.run_target = None;
+        self.motion = None;
         if self.state == RunState::Running {
             self.state = RunState::Paused {
                 at_breakpoint: false,
@@ -267,22 +301,11 @@ impl Session {
         if !self.state.can_run() || steps == 0 {
             return;
         }
-        let Some(machine) = self.machine.as_mut() else {
-            return;
-        };
-        let mut stop = Stop::SliceUsed;
-        while machine.stats().wave_instructions < steps {
-            let remaining = steps - machine.stats().wave_instructions;
-            stop = machine.run(remaining.min(BIG_SLICE), &[], &mut NoEvents);
-            if stop != Stop::SliceUsed {
-                break;
-            }
-        }
-        self.after_stop(stop, false);
+        self.go_to_step(steps);
     }
 
     /// Updates state and selection after the machine stopped.
-    fn after_stop(&mut self, stop: Stop, running: bool) -> RunProgress {
+    pub(crate) fn after_stop(&mut self, stop: Stop, running: bool) -> RunProgress {
         let progress = match stop {
             Stop::Finished => {
                 self.state = RunState::Finished;
@@ -327,7 +350,7 @@ impl Session {
     }
 
     /// Per instruction: whether a run stops before it.
-    fn breakpoint_mask(&self) -> Vec<bool> {
+    pub(crate) fn breakpoint_mask(&self) -> Vec<bool> {
         let Some(kernel) = self.kernel() else {
             return Vec::new();
         };
@@ -347,7 +370,7 @@ impl Session {
             .min()
     }
 
-    fn clamp_selection(&mut self) {
+    pub(crate) fn clamp_selection(&mut self) {
         if let Some(machine) = self.machine.as_ref() {
             self.selection.workgroup = machine.workgroup().index;
             let waves = machine.workgroup().waves.len() as u32;
@@ -362,14 +385,25 @@ impl Session {
     }
 
     pub(super) fn snapshot(&self) -> Snapshot {
-        let Some(wave) = self.selected_wave() else {
+        match self.machine.as_ref() {
+            Some(machine) => Self::snapshot_of(machine, &self.selection, &self.used_registers),
+            None => Snapshot::default(),
+        }
+    }
+
+    /// The selected wave's registers, predicates and active lanes in `machine` now.
+    pub(crate) fn snapshot_of(
+        machine: &Machine,
+        selection: &Selection,
+        used_registers: &[u8],
+    ) -> Snapshot {
+        let Some(wave) = machine.workgroup().waves.get(selection.wave as usize) else {
             return Snapshot::default();
         };
         Snapshot {
-            workgroup: self.selection.workgroup,
-            wave: self.selection.wave,
-            registers: self
-                .used_registers
+            workgroup: machine.workgroup().index,
+            wave: selection.wave,
+            registers: used_registers
                 .iter()
                 .filter(|&&r| (r as u32) < wave.register_count)
                 .map(|&r| (r, wave.row(r).to_vec()))

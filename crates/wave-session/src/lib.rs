@@ -24,6 +24,7 @@ mod stack;
 mod stats_view;
 mod status;
 mod table_window;
+mod time_travel;
 
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,9 @@
 //! The session: one piece of work (source, launch configuration, machine, selection) and the
 //! state every view reads.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use wave_engine::machine::{Event, Machine};
+use wave_engine::machine::{Event, History, Machine};
 use wave_engine::program::{Kernel, Program};
 use wave_engine::{compile, Diagnostic};
 
@@ -12,6 +12,7 @@ use crate::examples::{self, Example};
 use crate::form::{ConfigForm, FormErrors, ValidLaunch};
 use crate::registers;
 use crate::status::RunState;
+use crate::time_travel::{Landing, Motion};
 
 /// Which workgroup, wave and lane the views show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,6 +47,17 @@ pub struct Session {
     pub(crate) form_errors: FormErrors,
     pub(crate) launch: Option<ValidLaunch>,
     pub(crate) machine: Option<Machine>,
+    /// Checkpoints of the machine since its start (see `time_travel`).
+    pub(crate) history: Option<History>,
+    /// Where each command that moved forward ended, and where it began: going back to such a
+    /// step shows what that command showed.
+    pub(crate) landings: BTreeMap<u64, Landing>,
+    /// The step the current run began at.
+    pub(crate) run_from: u64,
+    /// A step over, step out or next-event search under way (run in slices like Run).
+    pub(crate) motion: Option<Motion>,
+    /// What the last move in time has to say (a step past the end, nothing to go back to).
+    pub(crate) travel_note: Option<String>,
     pub(crate) state: RunState,
     pub(crate) breakpoints: BTreeSet<u32>,
     /// `run_to_line`'s target line; cleared when reached or paused.
@@ -102,6 +114,11 @@ impl Session {
             form_errors: FormErrors::default(),
             launch: None,
             machine: None,
+            history: None,
+            landings: BTreeMap::new(),
+            run_from: 0,
+            motion: None,
+            travel_note: None,
             state: RunState::Ready,
             breakpoints: BTreeSet::new(),
             run_target: None,

@@ -311,22 +311,27 @@ impl History {
         }
     }
 
-    /// Runs `machine` like [`Machine::run`] without breakpoints or events, for at most
-    /// `max_steps` steps, taking checkpoints on the way.
-    pub fn run(&mut self, machine: &mut Machine, max_steps: u64) -> Stop {
-        self.run_to(machine, machine.step_count().saturating_add(max_steps))
+    /// Runs `machine` like [`Machine::run`] without events, for at most `max_steps` steps,
+    /// stopping before an instruction whose `breakpoints` entry is set, and taking checkpoints on
+    /// the way.
+    pub fn run(&mut self, machine: &mut Machine, max_steps: u64, breakpoints: &[bool]) -> Stop {
+        self.run_to(
+            machine,
+            machine.step_count().saturating_add(max_steps),
+            breakpoints,
+        )
     }
 
-    /// Runs `machine` (without breakpoints or events) up to step `target`, taking checkpoints on
-    /// the way. `Stop::SliceUsed` when it got there.
-    fn run_to(&mut self, machine: &mut Machine, target: u64) -> Stop {
+    /// Runs `machine` without events up to step `target`, taking checkpoints on the way.
+    /// `Stop::SliceUsed` when it got there.
+    fn run_to(&mut self, machine: &mut Machine, target: u64, breakpoints: &[bool]) -> Stop {
         loop {
             let now = machine.step_count();
             if now >= target {
                 return Stop::SliceUsed;
             }
             let leg = target.min(self.next_due().max(now + 1)) - now;
-            let stop = machine.run(leg, &[], &mut NoEvents);
+            let stop = machine.run(leg, breakpoints, &mut NoEvents);
             self.record(machine);
             if stop != Stop::SliceUsed {
                 return stop;
@@ -350,7 +355,7 @@ impl History {
             let _ = machine.restore(&nearest);
         }
         let limit = target.min(machine.step_count().saturating_add(max_steps));
-        let stop = self.run_to(machine, limit);
+        let stop = self.run_to(machine, limit, &[]);
         machine.finish_if_done();
         match stop {
             Stop::SliceUsed if machine.step_count() >= target => Arrival::Arrived,

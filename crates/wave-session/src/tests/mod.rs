@@ -3,6 +3,7 @@ mod examples;
 mod form;
 mod share;
 mod status;
+mod time_travel;
 mod views;
 
 use crate::examples::example;

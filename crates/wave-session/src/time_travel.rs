@@ -1,0 +1,535 @@
+//! Moving through time: step back, go to a step, step over and out, previous and next event,
+//! reverse continue.
+//!
+//! A step count names one state of the whole machine (the scheduler is deterministic), so the
+//! engine's [`History`] reaches any earlier step by restoring a checkpoint and replaying. What
+//! the views show around a state (the selected wave's registers before its last change, the
+//! events of the command that got there) is rebuilt the same way: each forward command leaves a
+//! [`Landing`] saying where it began, and arriving at its end again replays from there.
+
+use wave_engine::instr::Op;
+use wave_engine::machine::{
+    Event, EventKind, History, Machine, NoEvents, Stop, WaveStatus, DEFAULT_BUDGET,
+};
+
+use crate::session::Session;
+use crate::status::{RunProgress, RunState};
+
+/// Events kept on show after a move that ran many instructions (the latest ones).
+pub(crate) const MAX_SHOWN_EVENTS: usize = 200;
+/// Scheduled instructions a single step of the selected wave may take (other waves spinning).
+const STEP_LIMIT: u64 = 1 << 24;
+/// Steps a backward search replays one at a time before widening its window.
+const FIRST_WINDOW: u64 = 256;
+
+/// Where a forward command that ended at some step began, and whether it showed its events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Landing {
+    pub(crate) from: u64,
+    pub(crate) events: bool,
+}
+
+/// A move that runs the selected wave until a condition holds; run in slices by `run_slice`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Motion {
+    kind: MotionKind,
+    workgroup: u32,
+    wave: usize,
+    /// The step the move began at.
+    from: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum MotionKind {
+    /// Until the wave leaves the instructions `start..=end` with its stacks no deeper than they
+    /// were (an `if` or `loop` done, a `call` returned).
+    Over {
+        start: u32,
+        end: u32,
+        depth: usize,
+        calls: usize,
+    },
+    /// Until the innermost frame pops (or, inside a call made within it, the call returns).
+    Out { depth: usize, calls: usize },
+    /// Until the wave has an event.
+    NextEvent,
+}
+
+/// Is `kind` one of the moments "Previous/Next event" stops at?
+fn is_stop_event(kind: EventKind) -> bool {
+    !matches!(kind, EventKind::Call | EventKind::Return)
+}
+
+impl Session {
+    /// Makes the history of a freshly started machine.
+    pub(crate) fn start_history(&mut self) {
+        self.history = self
+            .machine
+            .as_ref()
+            .map(|m| History::new(m, DEFAULT_BUDGET));
+        self.landings.clear();
+        self.motion = None;
+        self.travel_note = None;
+    }
+
+    /// Takes a checkpoint when one is due.
+    pub(crate) fn record_history(&mut self) {
+        if let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_ref()) {
+            history.record(machine);
+        }
+    }
+
+    /// Bytes the history's checkpoints hold.
+    pub fn history_bytes(&self) -> usize {
+        self.history.as_ref().map_or(0, History::bytes)
+    }
+
+    /// What the last move in time had to say, if anything (e.g. that a step was past the end).
+    pub fn travel_note(&self) -> Option<&str> {
+        self.travel_note.as_deref()
+    }
+
+    /// Whether there is an earlier step to go back to.
+    pub fn can_step_back(&self) -> bool {
+        self.step_count() > 0 && self.state != RunState::Running && self.history.is_some()
+    }
+
+    /// Undoes the selected wave's last instruction: back to the step where its instruction
+    /// before that had just run (where a Step of it ended), or to its workgroup's start. With no
+    /// instruction of the selected wave to undo, one scheduled step back. Returns false when
+    /// there is nothing earlier.
+    pub fn step_back(&mut self) -> bool {
+        if !self.can_step_back() {
+            return false;
+        }
+        let now = self.step_count();
+        let wave = self.selection.wave as usize;
+        let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) else {
+            return false;
+        };
+        let workgroup = machine.workgroup().index;
+        let finished = machine
+            .workgroup()
+            .waves
+            .get(wave)
+            .is_none_or(|w| w.status == WaveStatus::Done);
+        let found = history.wave_steps_before(machine, workgroup, wave, now, 3);
+        let start = found.workgroup_start.unwrap_or(0);
+        let starts = &found.starts;
+        // Step, on a wave with nothing left to run, runs one scheduled instruction: undo one.
+        let one_back = (now - 1, now.checked_sub(2));
+        let (target, from) = match starts.len() {
+            _ if finished && starts.last() != Some(&(now - 1)) => one_back,
+            0 => one_back,
+            1 => (start, None),
+            n => {
+                let from = if n >= 3 { starts[n - 3] + 1 } else { start };
+                (starts[n - 2] + 1, Some(from))
+            }
+        };
+        let landing = self
+            .landings
+            .get(&target)
+            .copied()
+            .or(from.map(|from| Landing { from, events: true }));
+        self.arrive(target, landing);
+        true
+    }
+
+    /// Goes to step `target` (back or forward). A step past the end goes to the end and says
+    /// so in [`Session::travel_note`]. Returns false when nothing can run.
+    pub fn go_to_step(&mut self, target: u64) -> bool {
+        if self.history.is_none() || self.state == RunState::Running {
+            return false;
+        }
+        self.travel_note = None;
+        let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) else {
+            return false;
+        };
+        let arrival = history.go_to(machine, target, u64::MAX);
+        let reached = machine.step_count();
+        if reached < target {
+            self.travel_note = Some(format!(
+                "Step {target} is past the end of the run: it ends at step {reached}."
+            ));
+        }
+        let _ = arrival;
+        let landing = match self.landings.get(&reached) {
+            Some(landing) => Some(*landing),
+            None => self.default_landing(reached),
+        };
+        self.arrive(reached, landing);
+        true
+    }
+
+    /// Where the views at `step` begin when no command ended there: the selected wave's last
+    /// instruction before it, with everything that ran since.
+    fn default_landing(&mut self, step: u64) -> Option<Landing> {
+        let wave = self.selection.wave as usize;
+        let history = self.history.as_mut()?;
+        let machine = self.machine.as_mut()?;
+        let workgroup = machine.workgroup().index;
+        let found = history.wave_steps_before(machine, workgroup, wave, step, 2);
+        let start = found.workgroup_start.unwrap_or(0);
+        let from = match found.starts.len() {
+            0 => return None,
+            1 => start,
+            n => found.starts[n - 2] + 1,
+        };
+        Some(Landing { from, events: true })
+    }
+
+    /// Puts the machine at step `target` and the views as they were when a command first got
+    /// there: the selected wave's registers as they were at the command's start, its events.
+    pub(crate) fn arrive(&mut self, target: u64, landing: Option<Landing>) {
+        self.motion = None;
+        self.run_target = None;
+        self.last_events.clear();
+        let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) else {
+            return;
+        };
+        match landing {
+            Some(landing) if landing.from < target => {
+                history.go_to(machine, landing.from, u64::MAX);
+                self.before = Self::snapshot_of(machine, &self.selection, &self.used_registers);
+                if landing.events {
+                    let steps = target - machine.step_count();
+                    machine.run(steps, &[], &mut self.last_events);
+                    machine.finish_if_done();
+                    keep_latest(&mut self.last_events);
+                }
+                history.go_to(machine, target, u64::MAX);
+            }
+            _ => {
+                history.go_to(machine, target, u64::MAX);
+                self.before = Self::snapshot_of(machine, &self.selection, &self.used_registers);
+            }
+        }
+        self.settle_state();
+    }
+
+    /// The run state that goes with where the machine stands after a move in time.
+    fn settle_state(&mut self) {
+        let Some(machine) = self.machine.as_ref() else {
+            return;
+        };
+        let finished = machine.is_finished();
+        let trap = machine.trap();
+        self.check_run = None;
+        self.check_report = None;
+        self.state = if let Some(trap) = trap {
+            RunState::Trapped(trap)
+        } else if finished {
+            self.check_run = self.check.map(crate::check::CheckRun::new);
+            RunState::Finished
+        } else if machine.step_count() == 0 {
+            RunState::Ready
+        } else {
+            RunState::Paused {
+                at_breakpoint: false,
+            }
+        };
+        self.clamp_selection();
+    }
+
+    /// Step over: on an `if`, `loop` or `call` of the selected wave, runs it until that
+    /// construct is done (reconverged after its `endif`/`endloop`, or returned); otherwise one
+    /// instruction, like Step. The page runs it in slices, like Run ([`Session::run_slice`]).
+    pub fn step_over(&mut self) -> bool {
+        let Some((op, target, pc, depth, calls)) = self.selected_position() else {
+            return false;
+        };
+        let (start, end) = match op {
+            Op::If | Op::Loop => (pc, target),
+            Op::Call => (pc, pc),
+            _ => return self.step(),
+        };
+        self.begin_motion(MotionKind::Over {
+            start,
+            end,
+            depth,
+            calls,
+        })
+    }
+
+    /// Step out: runs the selected wave until the innermost construct it is in reconverges (its
+    /// frame pops) or the call it is in returns; outside any, to the wave's end.
+    pub fn step_out(&mut self) -> bool {
+        let Some((_, _, _, depth, calls)) = self.selected_position() else {
+            return false;
+        };
+        self.begin_motion(MotionKind::Out { depth, calls })
+    }
+
+    /// Runs the selected wave to its next divergence, reconvergence, break, continue, loop
+    /// iteration, skipped path, barrier or halt.
+    pub fn next_event(&mut self) -> bool {
+        if self.selected_position().is_none() {
+            return false;
+        }
+        self.begin_motion(MotionKind::NextEvent)
+    }
+
+    /// The selected wave's next instruction (op, target, pc) and its stack and call depths,
+    /// while it can run.
+    fn selected_position(&self) -> Option<(Op, u32, u32, usize, usize)> {
+        if !self.state.can_run() || self.state == RunState::Running {
+            return None;
+        }
+        let wave = self.selected_wave()?;
+        if wave.status == WaveStatus::Done {
+            return None;
+        }
+        let instr = self.kernel()?.code.get(wave.pc as usize)?;
+        Some((
+            instr.op,
+            instr.target,
+            wave.pc,
+            wave.stack.len(),
+            wave.calls.len(),
+        ))
+    }
+
+    fn begin_motion(&mut self, kind: MotionKind) -> bool {
+        let Some(machine) = self.machine.as_ref() else {
+            return false;
+        };
+        self.before = self.snapshot();
+        self.last_events.clear();
+        self.run_target = None;
+        self.travel_note = None;
+        self.motion = Some(Motion {
+            kind,
+            workgroup: machine.workgroup().index,
+            wave: self.selection.wave as usize,
+            from: machine.step_count(),
+        });
+        self.state = RunState::Running;
+        true
+    }
+
+    /// Whether a step over, step out or next-event move is under way.
+    pub fn moving(&self) -> bool {
+        self.motion.is_some()
+    }
+
+    /// One slice of the move under way: at most `max_steps` instructions of the selected wave.
+    pub(crate) fn motion_slice(&mut self, motion: Motion, max_steps: u64) -> RunProgress {
+        let mask = self.breakpoint_mask();
+        let (Some(machine), Some(history)) = (self.machine.as_mut(), self.history.as_mut()) else {
+            self.motion = None;
+            return RunProgress::Idle;
+        };
+        let mut stop = Stop::SliceUsed;
+        let mut done = false;
+        let mut at_breakpoint = false;
+        for _ in 0..max_steps.max(1) {
+            let seen = self.last_events.len();
+            stop = machine.step_wave(motion.wave, STEP_LIMIT, &mut self.last_events);
+            machine.finish_if_done();
+            history.record(machine);
+            let new_events = &self.last_events[seen..];
+            let wave = (machine.workgroup().index == motion.workgroup)
+                .then(|| machine.workgroup().waves.get(motion.wave))
+                .flatten()
+                .filter(|w| w.status != WaveStatus::Done);
+            if stop != Stop::Stepped || wave.is_none() {
+                done = true;
+                break;
+            }
+            let Some(wave) = wave else { break };
+            done = match motion.kind {
+                MotionKind::Over {
+                    start,
+                    end,
+                    depth,
+                    calls,
+                } => {
+                    !(start..=end).contains(&wave.pc)
+                        && wave.stack.len() <= depth
+                        && wave.calls.len() <= calls
+                }
+                MotionKind::Out { depth, calls } => {
+                    let in_call = calls > 0 && wave.calls.len() < calls;
+                    in_call || (depth > 0 && wave.stack.len() < depth)
+                }
+                MotionKind::NextEvent => new_events
+                    .iter()
+                    .any(|e| e.wave as usize == motion.wave && is_stop_event(e.kind)),
+            };
+            if !done && mask.get(wave.pc as usize).copied().unwrap_or(false) {
+                done = true;
+                at_breakpoint = true;
+            }
+            if self.last_events.len() > 2 * MAX_SHOWN_EVENTS {
+                keep_latest(&mut self.last_events);
+            }
+            if done {
+                break;
+            }
+        }
+        if !done {
+            return RunProgress::Running;
+        }
+        keep_latest(&mut self.last_events);
+        self.motion = None;
+        let end = self.step_count();
+        self.landings.insert(
+            end,
+            Landing {
+                from: motion.from,
+                events: true,
+            },
+        );
+        match stop {
+            Stop::Finished | Stop::Trap(_) => self.after_stop(stop, false),
+            _ => {
+                self.settle_state();
+                if at_breakpoint {
+                    self.state = RunState::Paused {
+                        at_breakpoint: true,
+                    };
+                }
+                RunProgress::Paused {
+                    line: self.current_line().unwrap_or(0),
+                }
+            }
+        }
+    }
+
+    /// Goes back to the selected wave's previous event (the step right after the instruction
+    /// that caused it). Returns false when it has none before this step.
+    pub fn previous_event(&mut self) -> bool {
+        let wave = self.selection.wave;
+        let found = self.search_back(|machine, events, workgroup| {
+            machine.workgroup().index == workgroup
+                && events
+                    .iter()
+                    .any(|e| e.wave == wave && is_stop_event(e.kind))
+        });
+        self.land_after_search(found, "No earlier event of this wave.")
+    }
+
+    /// Reverse continue: goes back to the latest earlier step at which a run stops at a
+    /// breakpoint (or the run-to-cursor line). Returns false when there is none.
+    pub fn reverse_continue(&mut self) -> bool {
+        let mask = self.breakpoint_mask();
+        if !mask.contains(&true) {
+            self.travel_note = Some("No breakpoint is set.".to_string());
+            return false;
+        }
+        let found = self.search_back_before(|machine| {
+            let workgroup = machine.workgroup();
+            workgroup
+                .pick()
+                .and_then(|w| workgroup.waves.get(w))
+                .is_some_and(|w| mask.get(w.pc as usize).copied().unwrap_or(false))
+        });
+        let moved =
+            self.land_after_search(found.map(|step| (step, None)), "No earlier breakpoint hit.");
+        if moved {
+            self.state = RunState::Paused {
+                at_breakpoint: true,
+            };
+        }
+        moved
+    }
+
+    fn land_after_search(&mut self, found: Option<(u64, Option<u64>)>, none: &str) -> bool {
+        match found {
+            Some((step, from)) => {
+                self.travel_note = None;
+                let landing = self
+                    .landings
+                    .get(&step)
+                    .copied()
+                    .or(from.map(|from| Landing { from, events: true }));
+                self.arrive(step, landing);
+                true
+            }
+            None => {
+                self.travel_note = Some(none.to_string());
+                false
+            }
+        }
+    }
+
+    /// The latest step `s + 1` before now such that the instruction run at step `s` emitted
+    /// events for which `hit(machine, events, workgroup)` holds (with the workgroup it ran in),
+    /// and `s` (where it began). Leaves the machine where it was.
+    fn search_back(
+        &mut self,
+        mut hit: impl FnMut(&Machine, &[Event], u32) -> bool,
+    ) -> Option<(u64, Option<u64>)> {
+        if !self.can_step_back() {
+            return None;
+        }
+        let now = self.step_count();
+        let (history, machine) = (self.history.as_mut()?, self.machine.as_mut()?);
+        let mut window = FIRST_WINDOW;
+        let mut events = Vec::new();
+        loop {
+            let from = now.saturating_sub(window);
+            history.go_to(machine, from, u64::MAX);
+            let mut latest = None;
+            while machine.step_count() < now {
+                events.clear();
+                if machine.advance_to_ready_wave(&mut events).is_err() {
+                    break;
+                }
+                let workgroup = machine.workgroup().index;
+                let began = machine.step_count();
+                let stop = machine.run(1, &[], &mut events);
+                if machine.step_count() < now && hit(machine, &events, workgroup) {
+                    latest = Some((machine.step_count(), Some(began)));
+                }
+                if stop != Stop::SliceUsed {
+                    break;
+                }
+            }
+            history.go_to(machine, now, u64::MAX);
+            if latest.is_some() || from == 0 {
+                return latest;
+            }
+            window = window.saturating_mul(4);
+        }
+    }
+
+    /// The latest step before now at which `stops(machine)` holds before its instruction runs.
+    fn search_back_before(&mut self, mut stops: impl FnMut(&Machine) -> bool) -> Option<u64> {
+        if !self.can_step_back() {
+            return None;
+        }
+        let now = self.step_count();
+        let (history, machine) = (self.history.as_mut()?, self.machine.as_mut()?);
+        let mut window = FIRST_WINDOW;
+        loop {
+            let from = now.saturating_sub(window);
+            history.go_to(machine, from, u64::MAX);
+            let mut latest = None;
+            while machine.step_count() < now {
+                if machine.advance_to_ready_wave(&mut NoEvents).is_err() {
+                    break;
+                }
+                if stops(machine) {
+                    latest = Some(machine.step_count());
+                }
+                if machine.run(1, &[], &mut NoEvents) != Stop::SliceUsed {
+                    break;
+                }
+            }
+            history.go_to(machine, now, u64::MAX);
+            if latest.is_some() || from == 0 {
+                return latest;
+            }
+            window = window.saturating_mul(4);
+        }
+    }
+}
+
+/// Drops all but the latest [`MAX_SHOWN_EVENTS`] events.
+fn keep_latest(events: &mut Vec<Event>) {
+    if events.len() > MAX_SHOWN_EVENTS {
+        events.drain(..events.len() - MAX_SHOWN_EVENTS);
+    }
+}
