@@ -6,9 +6,11 @@ use leptos::prelude::*;
 use super::examples::CheckReport;
 use super::held_height::HeldHeight;
 use super::{target_value, use_ctx, Ctx, AUTOPLAY_SPEEDS};
-use wave_session::RunState;
+use wave_session::{RunState, Session};
 
-/// F5 run/continue, F10 step, Shift+F5 reset, Ctrl+Enter run, Escape closes help.
+/// F5 run/continue, F10 step, Shift+F5 reset, Ctrl+Enter run, Escape closes help; moving
+/// through time: Shift+F10 step back, F9 step over, Shift+F9 step out, F8 / Shift+F8 next /
+/// previous event, Alt+F5 reverse continue.
 fn on_key(ctx: Ctx, event: &web_sys::KeyboardEvent) {
     let key = event.key();
     let handled = match key.as_str() {
@@ -16,12 +18,36 @@ fn on_key(ctx: Ctx, event: &web_sys::KeyboardEvent) {
             ctx.reset();
             true
         }
+        "F5" if event.alt_key() => {
+            ctx.travel(Session::reverse_continue);
+            true
+        }
         "F5" => {
             ctx.run_or_pause();
             true
         }
+        "F10" if event.shift_key() => {
+            ctx.step_back();
+            true
+        }
         "F10" => {
             ctx.step();
+            true
+        }
+        "F9" if event.shift_key() => {
+            ctx.move_selected_wave(Session::step_out);
+            true
+        }
+        "F9" => {
+            ctx.move_selected_wave(Session::step_over);
+            true
+        }
+        "F8" if event.shift_key() => {
+            ctx.travel(Session::previous_event);
+            true
+        }
+        "F8" => {
+            ctx.move_selected_wave(Session::next_event);
             true
         }
         "Enter" if event.ctrl_key() || event.meta_key() => {
@@ -46,6 +72,7 @@ pub fn Controls() -> impl IntoView {
     on_cleanup(move || handle.remove());
 
     let can_run = move || ctx.with(|s| s.state().can_run());
+    let can_step_back = move || !ctx.running.get() && ctx.with(|s| s.can_step_back());
     let status = move || ctx.with(|s| s.status_text());
     let state_class = move || {
         ctx.with(|s| match s.state() {
@@ -135,6 +162,63 @@ pub fn Controls() -> impl IntoView {
                     {move || format!("{}/s", ctx.speed.get())}
                 </span>
             </span>
+        </div>
+        <div class="controls time-controls" role="toolbar" aria-label="Move through time">
+            <button
+                type="button"
+                class="btn"
+                disabled=move || !can_step_back()
+                title="Undo the selected wave's last instruction (Shift+F10)"
+                on:click=move |_| ctx.step_back()
+            >
+                <span aria-hidden="true" class="icon">"↶"</span>
+                "Step back"
+            </button>
+            <button
+                type="button"
+                class="btn"
+                disabled=move || !can_run()
+                title="On an if, loop or call: run it to its end; otherwise one instruction (F9)"
+                on:click=move |_| ctx.move_selected_wave(Session::step_over)
+            >
+                "Step over"
+            </button>
+            <button
+                type="button"
+                class="btn"
+                disabled=move || !can_run()
+                title="Run until the innermost if, loop or call the wave is in is done (Shift+F9)"
+                on:click=move |_| ctx.move_selected_wave(Session::step_out)
+            >
+                "Step out"
+            </button>
+            <button
+                type="button"
+                class="btn"
+                disabled=move || !can_step_back()
+                title="Back to the selected wave's previous divergence, reconvergence, break, continue, iteration, skip, barrier or halt (Shift+F8)"
+                on:click=move |_| ctx.travel(Session::previous_event)
+            >
+                "Previous event"
+            </button>
+            <button
+                type="button"
+                class="btn"
+                disabled=move || !can_run()
+                title="On to the selected wave's next event (F8)"
+                on:click=move |_| ctx.move_selected_wave(Session::next_event)
+            >
+                "Next event"
+            </button>
+            <button
+                type="button"
+                class="btn"
+                disabled=move || !can_step_back()
+                title="Back to the previous breakpoint hit (Alt+F5)"
+                on:click=move |_| ctx.travel(Session::reverse_continue)
+            >
+                "Reverse continue"
+            </button>
         </div>
         <div class="pickers">
             <label class="picker">

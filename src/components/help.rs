@@ -4,10 +4,22 @@ use leptos::prelude::*;
 
 use super::use_ctx;
 
-const KEYS: [(&str, &str); 7] = [
+const KEYS: [(&str, &str); 13] = [
     ("F5", "Run / continue (pause while running)"),
     ("Ctrl+Enter", "Run"),
     ("F10", "Step one instruction of the selected wave"),
+    (
+        "Shift+F10",
+        "Step back: undo the selected wave's last instruction",
+    ),
+    ("F9", "Step over an if, loop or call"),
+    ("Shift+F9", "Step out of the innermost if, loop or call"),
+    ("F8", "Next event of the selected wave"),
+    ("Shift+F8", "Previous event of the selected wave"),
+    (
+        "Alt+F5",
+        "Reverse continue: back to the previous breakpoint hit",
+    ),
     ("Shift+F5", "Reset"),
     ("Tab / Shift+Tab", "Indent / outdent in the editor"),
     ("Escape", "Close this help"),

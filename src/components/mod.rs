@@ -270,6 +270,41 @@ impl Ctx {
         }
     }
 
+    /// Undoes the selected wave's last instruction.
+    pub fn step_back(&self) {
+        let started = now_ms();
+        self.commit_source();
+        self.stop();
+        if self.act(|s| s.step_back()) == Some(true) {
+            timing::measure_step_back(started);
+        }
+        self.show_travel_note();
+    }
+
+    /// Step over, step out or next event: set up in the session, then run in slices like Run.
+    pub fn move_selected_wave(&self, motion: fn(&mut Session) -> bool) {
+        self.commit_source();
+        self.stop();
+        if self.act(motion) == Some(true) {
+            self.run();
+        }
+    }
+
+    /// A move back in time that the session makes at once (previous event, reverse continue).
+    pub fn travel(&self, travel: fn(&mut Session) -> bool) {
+        self.commit_source();
+        self.stop();
+        self.act(travel);
+        self.show_travel_note();
+    }
+
+    /// Shows what the last move in time had to say, if anything.
+    fn show_travel_note(&self) {
+        if let Some(note) = self.peek(|s| s.travel_note().map(str::to_string)) {
+            self.notice.set(Some(note));
+        }
+    }
+
     pub fn reset(&self) {
         self.commit_source();
         self.stop();

@@ -25,6 +25,9 @@ pub const RUN: &str = "wave:run";
 pub const RUN_ENGINE: &str = "wave:run-engine";
 pub const STEP: &str = "wave:step";
 pub const STEP_RENDER: &str = "wave:step-render";
+/// A "Step back" until the DOM shows it, and the frame that paints it (as for a step).
+pub const STEP_BACK: &str = "wave:step-back";
+pub const STEP_BACK_RENDER: &str = "wave:step-back-render";
 
 /// The page's `performance` object and its `measure` function, looked up once: a step reads
 /// the clock several times, and each lookup through `window` is a few calls into JavaScript.
@@ -166,13 +169,22 @@ pub fn post_task(task: impl FnOnce() + 'static) {
 /// frame, once `wave:step-render` has ended, so that recording them (a few calls into the page)
 /// is not counted as the frame's rendering.
 pub fn measure_step(start: f64) {
+    measure_command(STEP, STEP_RENDER, start);
+}
+
+/// [`measure_step`] for "Step back" (`wave:step-back`, `wave:step-back-render`).
+pub fn measure_step_back(start: f64) {
+    measure_command(STEP_BACK, STEP_BACK_RENDER, start);
+}
+
+fn measure_command(name: &'static str, render: &'static str, start: f64) {
     let step_end = Rc::new(std::cell::Cell::new(None::<f64>));
     let in_task = Rc::clone(&step_end);
     post_task(move || {
         if in_task.get().is_none() {
             let end = now_ms();
             in_task.set(Some(end));
-            measure(STEP, start, end - start, &[]);
+            measure(name, start, end - start, &[]);
         }
     });
     leptos::prelude::request_animation_frame(move || {
@@ -184,9 +196,9 @@ pub fn measure_step(start: f64) {
         post_task(move || {
             let end = now_ms();
             if !recorded {
-                measure(STEP, start, frame - start, &[]);
+                measure(name, start, frame - start, &[]);
             }
-            measure(STEP_RENDER, frame, end - frame, &[]);
+            measure(render, frame, end - frame, &[]);
         });
     });
 }

@@ -1,0 +1,123 @@
+// Moving through time as a person would: by the buttons' names and the debugger keys, reading
+// what the lanes, the divergence stack and the status say.
+import { test, expect } from './fixtures.mjs';
+
+const laneGroup = (page) => page.getByRole('group', { name: 'Lanes' });
+const frames = (page) => page.getByRole('list', { name: 'Divergence stack' }).getByRole('listitem');
+const stepCount = (page) => page.getByText(/^step \d+$/);
+const button = (page, name) => page.getByRole('button', { name, exact: true });
+
+async function openLesson(page, id, workgroup, width) {
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption(id);
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  await page.getByRole('textbox', { name: 'Workgroup size' }).fill(workgroup);
+  await page.getByRole('textbox', { name: 'Wave width' }).fill(String(width));
+  await expect(page.getByRole('status')).toHaveText('ready');
+}
+
+// What a person reads after a step: every lane's accessible name, the stack's items, the status.
+async function shown(page) {
+  return {
+    step: await stepCount(page).textContent(),
+    lanes: await laneGroup(page).getByRole('button').evaluateAll((buttons) =>
+      buttons.map((b) => b.getAttribute('aria-label') ?? b.textContent)),
+    stack: await frames(page).allTextContents(),
+    status: await page.getByRole('status').textContent(),
+  };
+}
+
+test('Step back retraces every step: each lane, the stack and the status as they were', async ({ page }) => {
+  await openLesson(page, 'break-in-if', '64,1,1', 64);
+  const forward = [await shown(page)];
+  for (let i = 0; i < 24; i++) {
+    const before = await stepCount(page).textContent();
+    await button(page, 'Step').click();
+    await expect(stepCount(page)).not.toHaveText(before);
+    // A popped frame animates out of the list; read once it has gone.
+    await expect.poll(async () => (await frames(page).count()) === (await shown(page)).stack.length).toBe(true);
+    forward.push(await shown(page));
+  }
+  expect(new Set(forward.map((s) => s.stack.length)).size, 'the walk goes in and out of frames').toBeGreaterThan(1);
+  for (let i = forward.length - 2; i >= 0; i--) {
+    await button(page, 'Step back').click();
+    await expect(stepCount(page)).toHaveText(forward[i].step);
+    await expect.poll(() => shown(page), { message: `back at view ${i}` }).toEqual(forward[i]);
+  }
+  await expect(button(page, 'Step back')).toBeDisabled();
+});
+
+test('keys move through time: Shift+F10 back, F9 over an if, Shift+F8 to the previous event', async ({ page }) => {
+  await openLesson(page, 'if-else', '8,1,1', 8);
+  const status = page.getByRole('status');
+  // Step to the `if` (line 8 of the lesson).
+  for (let i = 0; i < 10 && !/line 8\b/.test(await status.textContent()); i++) {
+    const before = await stepCount(page).textContent();
+    await page.keyboard.press('F10');
+    await expect(stepCount(page)).not.toHaveText(before);
+  }
+  await expect(status).toHaveText(/line 8\b/);
+  const atIf = await shown(page);
+  await page.keyboard.press('F9');
+  await expect(frames(page)).toHaveCount(0);
+  await expect(status).not.toHaveText(atIf.status);
+  await expect(laneGroup(page).getByRole('button', { name: /: active$/ })).toHaveCount(8);
+  // The events of the whole `if` stay on show.
+  await expect(page.getByRole('list', { name: 'What the last step did' })).toContainText('reconverged');
+  await page.keyboard.press('Shift+F8');
+  await expect(page.getByRole('list', { name: 'What the last step did' })).toContainText(/reconverged|else side/);
+  await page.keyboard.press('Shift+F10');
+  await expect(stepCount(page)).not.toHaveText('step 0');
+  await button(page, 'Reset').click();
+  await expect(status).toHaveText('ready');
+});
+
+test('Step over a loop and Step out of one land where the lanes reconverge', async ({ page }) => {
+  await openLesson(page, 'loop-exit', '8,1,1', 8);
+  const status = page.getByRole('status');
+  for (let i = 0; i < 20 && (await frames(page).count()) === 0; i++) {
+    const before = await stepCount(page).textContent();
+    await button(page, 'Step').click();
+    await expect(stepCount(page)).not.toHaveText(before);
+  }
+  await expect(frames(page)).toHaveCount(1);
+  await expect(frames(page).first()).toHaveText(/^loop/);
+  await button(page, 'Step out').click();
+  await expect(frames(page)).toHaveCount(0);
+  await expect(status).toHaveText(/^paused at line|^finished/);
+  await button(page, 'Previous event').click();
+  await expect(page.getByRole('list', { name: 'What the last step did' })).not.toBeEmpty();
+});
+
+test('Next event stops at each divergence or reconvergence, and Reverse continue finds the last breakpoint', async ({ page }) => {
+  await openLesson(page, 'nested-if', '8,1,1', 8);
+  const events = page.getByRole('list', { name: 'What the last step did' });
+  await button(page, 'Next event').click();
+  await expect(events.getByRole('listitem').first()).toBeVisible();
+  const first = await stepCount(page).textContent();
+  await button(page, 'Next event').click();
+  await expect(stepCount(page)).not.toHaveText(first);
+  await button(page, 'Previous event').click();
+  await expect(stepCount(page)).toHaveText(first);
+  await button(page, 'Reverse continue').click();
+  await expect(page.getByText('No breakpoint is set.')).toBeVisible();
+});
+
+test('a link to a late step of the GEMM run opens at that step', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('gemm');
+  await button(page, 'Run').click();
+  await expect(page.getByRole('status')).toHaveText(/^finished after/, { timeout: 60_000 });
+  const end = await stepCount(page).textContent();
+  await button(page, 'Step back').click();
+  await expect(stepCount(page)).not.toHaveText(end);
+  const late = await shown(page);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await button(page, 'Copy link').click();
+  const hash = await page.evaluate(() => location.hash);
+  const other = await page.context().newPage();
+  await other.goto('/' + hash);
+  await expect(stepCount(other)).toHaveText(late.step, { timeout: 60_000 });
+  await expect.poll(() => shown(other)).toEqual(late);
+});
