@@ -14,6 +14,7 @@ pub mod memory;
 pub mod registers;
 pub mod stack;
 pub mod stats;
+pub mod timeline;
 pub mod timing;
 
 use std::time::Duration;
@@ -296,6 +297,20 @@ impl Ctx {
         self.stop();
         self.act(travel);
         self.show_travel_note();
+    }
+
+    /// Goes to step `step` (the timeline).
+    pub fn travel_to(&self, step: u64) {
+        self.stop();
+        self.act(|s| s.go_to_step(step));
+        self.show_travel_note();
+    }
+
+    /// Runs `f` on the session for a view that replays (the timeline): tracks changes like
+    /// [`Ctx::with`] and changes nothing the other views show.
+    pub fn replaying<R>(&self, f: impl FnOnce(&mut Session) -> R) -> Option<R> {
+        self.version.track();
+        self.session.try_update_value(f)
     }
 
     /// Shows what the last move in time had to say, if anything.

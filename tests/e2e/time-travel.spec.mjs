@@ -121,3 +121,37 @@ test('a link to a late step of the GEMM run opens at that step', async ({ page }
   await expect(stepCount(other)).toHaveText(late.step, { timeout: 60_000 });
   await expect.poll(() => shown(other)).toEqual(late);
 });
+
+test('the timeline moves by keyboard and pointer, and a click on a cell selects its lane', async ({ page }) => {
+  await openLesson(page, 'if-else', '8,1,1', 8);
+  await button(page, 'Run').click();
+  await expect(page.getByRole('status')).toHaveText(/^finished after/);
+  const end = Number((await stepCount(page).textContent()).replace('step ', ''));
+  const timeline = page.getByRole('slider', { name: 'Timeline' });
+  await expect(timeline).toHaveAttribute('aria-valuemax', String(end));
+  await expect(timeline).toHaveAttribute('aria-valuetext', new RegExp(`^step ${end} of ${end}`));
+  await timeline.focus();
+  await page.keyboard.press('Home');
+  await expect(stepCount(page)).toHaveText('step 0');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  for (const expected of [1, 2, 3]) {
+    await page.keyboard.press('ArrowRight');
+    await expect(timeline).toHaveAttribute('aria-valuenow', String(expected));
+  }
+  await page.keyboard.press('End');
+  await expect(stepCount(page)).toHaveText(`step ${end}`);
+  await page.keyboard.press('PageUp');
+  await expect(timeline).toHaveAttribute('aria-valuenow', String(end - 10));
+  // The fifth column (the `if`'s then side ran there), lane 5's row.
+  const box = await timeline.boundingBox();
+  const columnWidth = Math.min(box.width / end, 14);
+  await page.mouse.click(box.x + 4.5 * columnWidth, box.y + 12 + 5.5 * 10);
+  await expect(stepCount(page)).toHaveText('step 5');
+  await expect(page.getByText(/^Lane 5: /)).toBeVisible();
+  await expect(timeline).toHaveAttribute('aria-valuetext', /^step 5 of \d+, line \d+, 3 of 8 lanes active$/);
+  await expect(page.locator('#timeline-description')).toHaveText(/lanes 3-7 waiting/);
+  // Zooming keeps the current step in the window.
+  await button(page, 'Zoom timeline in').click();
+  await expect(page.getByText(/^steps \d+–\d+ of \d+/)).toBeVisible();
+  await expect(timeline).toHaveAttribute('aria-valuenow', '5');
+});

@@ -47,8 +47,8 @@ enum Reference {
     Exact { offset: usize, expected: Vec<u8> },
 }
 
-struct Case {
-    name: String,
+pub(crate) struct Case {
+    pub(crate) name: String,
     source: &'static str,
     grid: [u32; 3],
     memory: Vec<u8>,
@@ -213,7 +213,8 @@ fn run_emu(case: &Case, wave_width: u32) -> Result<Outcome, String> {
     })
 }
 
-fn run_ours(case: &Case, wave_width: u32, portable: bool) -> Result<Outcome, String> {
+/// Our machine for `case`, with its inputs in device memory, ready to run.
+pub(crate) fn machine_for(case: &Case, wave_width: u32, portable: bool) -> Result<Machine, String> {
     let compiled = wave_engine::compile(case.source);
     let Some(program) = compiled.program else {
         return Err(wave_engine::diagnostic::render(
@@ -242,6 +243,11 @@ fn run_ours(case: &Case, wave_width: u32, portable: bool) -> Result<Outcome, Str
         .device_mut()
         .bytes_mut()
         .copy_from_slice(&case.memory);
+    Ok(machine)
+}
+
+fn run_ours(case: &Case, wave_width: u32, portable: bool) -> Result<Outcome, String> {
+    let mut machine = machine_for(case, wave_width, portable)?;
     let start = Instant::now();
     let stop = machine.run_to_end();
     let time = start.elapsed();
@@ -337,7 +343,7 @@ fn check_reference(case: &Case, memory: &[u8]) -> Result<String, String> {
     }
 }
 
-fn seconds(d: Duration) -> String {
+pub(crate) fn seconds(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s >= 1.0 {
         format!("{s:.2} s")
@@ -372,6 +378,9 @@ struct Options {
     /// Lanes per wave, for both engines.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=64))]
     wave_width: u32,
+    /// Skip the time-travel table (recording history, going to a step) for the GEMMs.
+    #[arg(long)]
+    no_history: bool,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
@@ -501,6 +510,24 @@ pub fn main() -> ExitCode {
     println!();
     for note in &notes {
         println!("- {note}");
+    }
+    if !options.no_history {
+        let gemms: Vec<&Case> = cases.iter().filter(|c| c.name.contains("GEMM")).collect();
+        println!(
+            "\nTime travel (our engine, {} repetitions taking turns):\n",
+            options.reps
+        );
+        println!("{}", crate::history::HEADER);
+        for case in gemms {
+            eprintln!("history of {} ...", case.name);
+            match crate::history::row(case, options.wave_width, options.portable, options.reps) {
+                Ok(row) => println!("{row}"),
+                Err(message) => {
+                    failed = true;
+                    println!("- {}: {message}", case.name);
+                }
+            }
+        }
     }
     if failed {
         println!("\nFAILED: see the notes above.");

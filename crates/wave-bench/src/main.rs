@@ -5,10 +5,13 @@
 //!
 //! Options (`--help` lists them): `--sizes 256,512` (GEMM sizes), `--reps N` (repetitions of our
 //! engine; the best is reported), `--emu-reps N`, `--only naive|blocked|divergence`,
-//! `--wave-width N` (default 32), `--ours-only`, `--portable` (our portable loop, as wasm runs it).
+//! `--wave-width N` (default 32), `--ours-only`, `--portable` (our portable loop, as wasm runs it),
+//! `--no-history` (skip the time-travel table: a run recording history, and going to steps).
 
 #[cfg(not(target_arch = "wasm32"))]
 mod bench;
+#[cfg(not(target_arch = "wasm32"))]
+mod history;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {

@@ -73,7 +73,7 @@ fn forward(machine: &mut Machine) -> (Vec<Checkpoint>, Vec<(u32, usize)>) {
 fn check_case(seed: u64, budget: usize) {
     let case = generate(seed);
     let mut machine = machine_of(&case);
-    let mut history = History::new(&machine, budget);
+    let mut history = History::new(&mut machine, budget);
     let mut reference = machine_of(&case);
     let (states, _) = forward(&mut reference);
     let last = states.len() as u64 - 1;
@@ -133,7 +133,7 @@ fn the_steps_a_wave_started_are_the_ones_the_forward_run_gave_it() {
         let (states, ran) = forward(&mut reference);
         let last = states.len() as u64 - 1;
         let mut machine = machine_of(&case);
-        let mut history = History::new(&machine, DEFAULT_BUDGET);
+        let mut history = History::new(&mut machine, DEFAULT_BUDGET);
         history.run(&mut machine, last, &[]);
         let mut rng = Rng::new(seed);
         for _ in 0..20 {
@@ -187,7 +187,7 @@ fn a_long_run_keeps_within_its_budget_by_thinning() {
     };
     let mut machine = Machine::new(&program.kernels[0], &config).expect("launch");
     let budget = 512 * 1024;
-    let mut history = History::new(&machine, budget);
+    let mut history = History::new(&mut machine, budget);
     let spacing = history.spacing();
     assert_eq!(history.run(&mut machine, u64::MAX, &[]), Stop::Finished);
     let end = machine.step_count();
@@ -221,7 +221,7 @@ fn a_checkpoint_restores_only_into_its_own_machine() {
 fn a_replay_goes_at_most_its_allowance_per_call() {
     let case = generate(0x4157_4000);
     let mut machine = machine_of(&case);
-    let mut history = History::new(&machine, DEFAULT_BUDGET);
+    let mut history = History::new(&mut machine, DEFAULT_BUDGET);
     let mut reference = machine_of(&case);
     let (states, _) = forward(&mut reference);
     let target = states.len() as u64 - 1;

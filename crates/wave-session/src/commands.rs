@@ -306,6 +306,7 @@ impl Session {
 
     /// Updates state and selection after the machine stopped.
     pub(crate) fn after_stop(&mut self, stop: Stop, running: bool) -> RunProgress {
+        self.note_progress();
         let progress = match stop {
             Stop::Finished => {
                 self.state = RunState::Finished;

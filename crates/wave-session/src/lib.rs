@@ -25,6 +25,7 @@ mod stats_view;
 mod status;
 mod table_window;
 mod time_travel;
+mod timeline;
 
 #[cfg(test)]
 mod tests;
@@ -45,3 +46,4 @@ pub use stack::{FrameView, MaskRow};
 pub use stats_view::{LineHeat, StatsView};
 pub use status::{RunProgress, RunState};
 pub use table_window::{Axis, Rect, TableWindow, OVERSCAN, UNMEASURED_ITEMS};
+pub use timeline::{LaneCell, TimelineColumn, TimelineView, FINE_STEPS, MIN_WINDOW};

@@ -58,6 +58,14 @@ pub struct Session {
     pub(crate) motion: Option<Motion>,
     /// What the last move in time has to say (a step past the end, nothing to go back to).
     pub(crate) travel_note: Option<String>,
+    /// The furthest step the machine has been at since its start.
+    pub(crate) furthest: u64,
+    /// The run has been seen to finish: `furthest` is its end.
+    pub(crate) end_known: bool,
+    /// Steps the timeline shows at once (0: the whole run).
+    pub(crate) timeline_zoom: u64,
+    /// Timeline columns already built (see `timeline`).
+    pub(crate) timeline_cache: Option<crate::timeline::ColumnCache>,
     pub(crate) state: RunState,
     pub(crate) breakpoints: BTreeSet<u32>,
     /// `run_to_line`'s target line; cleared when reached or paused.
@@ -119,6 +127,10 @@ impl Session {
             run_from: 0,
             motion: None,
             travel_note: None,
+            furthest: 0,
+            end_known: false,
+            timeline_zoom: 0,
+            timeline_cache: None,
             state: RunState::Ready,
             breakpoints: BTreeSet::new(),
             run_target: None,

@@ -96,6 +96,13 @@ struct SharePayload {
     /// links; an id this version does not know is ignored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     example: Option<String>,
+    /// Steps the timeline showed at once (0 or absent: the whole run).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    zoom: u64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 /// What autosave keeps: the work, not the moment.
@@ -167,6 +174,7 @@ impl Session {
                 check: self.check,
                 trapped: matches!(self.state, crate::status::RunState::Trapped(_)),
                 example: self.example().map(str::to_string),
+                zoom: self.timeline_zoom(),
             },
         )
     }
@@ -188,6 +196,7 @@ impl Session {
         }
         session.select_wave(payload.wave);
         session.select_lane(payload.lane);
+        session.set_timeline_zoom(payload.zoom);
         session.before = session.snapshot();
         Ok(session)
     }

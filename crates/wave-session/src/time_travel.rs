@@ -65,16 +65,27 @@ impl Session {
     pub(crate) fn start_history(&mut self) {
         self.history = self
             .machine
-            .as_ref()
+            .as_mut()
             .map(|m| History::new(m, DEFAULT_BUDGET));
         self.landings.clear();
         self.motion = None;
         self.travel_note = None;
+        self.furthest = 0;
+        self.end_known = false;
+    }
+
+    /// Notes how far the machine has been (the timeline's extent).
+    pub(crate) fn note_progress(&mut self) {
+        let now = self.step_count();
+        self.furthest = self.furthest.max(now);
+        if self.machine.as_ref().is_some_and(Machine::is_finished) {
+            self.end_known = true;
+        }
     }
 
     /// Takes a checkpoint when one is due.
     pub(crate) fn record_history(&mut self) {
-        if let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_ref()) {
+        if let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) {
             history.record(machine);
         }
     }
@@ -210,11 +221,13 @@ impl Session {
 
     /// The run state that goes with where the machine stands after a move in time.
     fn settle_state(&mut self) {
+        self.note_progress();
         let Some(machine) = self.machine.as_ref() else {
             return;
         };
         let finished = machine.is_finished();
         let trap = machine.trap();
+        let at_start = machine.step_count() == 0;
         self.check_run = None;
         self.check_report = None;
         self.state = if let Some(trap) = trap {
@@ -222,7 +235,7 @@ impl Session {
         } else if finished {
             self.check_run = self.check.map(crate::check::CheckRun::new);
             RunState::Finished
-        } else if machine.step_count() == 0 {
+        } else if at_start {
             RunState::Ready
         } else {
             RunState::Paused {

@@ -12,9 +12,7 @@ use super::wave::Wave;
 use super::workgroup::Workgroup;
 use super::{Machine, NoEvents, State, Stats, Stop};
 
-/// Device memory is kept in pages of this many bytes; a checkpoint shares every page that did not
-/// change since the checkpoint before it.
-pub const PAGE_BYTES: usize = 4096;
+pub use super::memory::PAGE_BYTES;
 
 /// The default budget of a history: 64 MiB.
 pub const DEFAULT_BUDGET: usize = 64 << 20;
@@ -48,6 +46,11 @@ impl Checkpoint {
     /// The step count it was taken at.
     pub fn step(&self) -> u64 {
         self.step
+    }
+
+    /// The run's statistics at that step (cumulative since the start).
+    pub fn stats(&self) -> &Stats {
+        &self.stats
     }
 
     /// The workgroup on view at that step.
@@ -155,7 +158,9 @@ impl Machine {
         self.checkpoint_sharing(None)
     }
 
-    /// The machine's state now; device pages equal to `previous`'s are shared with it.
+    /// The machine's state now; device pages equal to `previous`'s are shared with it. Pages
+    /// not written since the written-page bits were cleared are shared without comparing, so
+    /// `previous` must be the state at that moment.
     fn checkpoint_sharing(&self, previous: Option<&Checkpoint>) -> Checkpoint {
         let device = self
             .device
@@ -164,7 +169,9 @@ impl Machine {
             .enumerate()
             .map(
                 |(index, page)| match previous.and_then(|p| p.device.get(index)) {
-                    Some(kept) if kept[..] == *page => Arc::clone(kept),
+                    Some(kept) if !self.device.page_written(index) || kept[..] == *page => {
+                        Arc::clone(kept)
+                    }
                     _ => Arc::from(page),
                 },
             )
@@ -200,6 +207,7 @@ impl Machine {
         self.stats.clone_from(&checkpoint.stats);
         self.state = checkpoint.state;
         self.parked = checkpoint.parked;
+        // `bytes_mut` marks every page written: the next checkpoint compares them all.
         for (page, kept) in self
             .device
             .bytes_mut()
@@ -253,8 +261,9 @@ pub struct History {
 impl History {
     /// A history of `machine` from where it stands now (normally its start), holding at most
     /// about `budget` bytes.
-    pub fn new(machine: &Machine, budget: usize) -> History {
+    pub fn new(machine: &mut Machine, budget: usize) -> History {
         let first = machine.checkpoint();
+        machine.device.clear_written();
         let size = machine.device.len() + first.fixed_bytes();
         let spacing = ((size / 16) as u64).max(MIN_SPACING).next_power_of_two();
         let mut history = History {
@@ -288,6 +297,11 @@ impl History {
         self.checkpoints.is_empty()
     }
 
+    /// The checkpoints held, oldest first.
+    pub fn checkpoints(&self) -> &[Checkpoint] {
+        &self.checkpoints
+    }
+
     /// The latest step recorded: every step up to it can be reached by a short replay.
     pub fn last_step(&self) -> u64 {
         self.checkpoints.last().map_or(0, |c| c.step)
@@ -300,11 +314,12 @@ impl History {
     }
 
     /// Takes a checkpoint of `machine` if it has gone past the last one by the spacing or more.
-    pub fn record(&mut self, machine: &Machine) {
+    pub fn record(&mut self, machine: &mut Machine) {
         if machine.origin != self.origin || machine.step_count() < self.next_due() {
             return;
         }
         let checkpoint = machine.checkpoint_sharing(self.checkpoints.last());
+        machine.device.clear_written();
         self.push(checkpoint);
         while self.bytes > self.budget && self.checkpoints.len() > 2 {
             self.thin();

@@ -1,9 +1,42 @@
 //! Flat little-endian byte memories (device and local). Every access is bounds-checked and
 //! reports the failing address instead of panicking; there are no alignment rules.
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Memory {
     bytes: Vec<u8>,
+    /// One bit per page of [`PAGE_BYTES`]: set when the page may have been written since the
+    /// bits were last cleared, so a checkpoint copies only what changed (see `history.rs`).
+    dirty: Vec<u64>,
+}
+
+/// Two memories are equal when their bytes are; which pages were written since a checkpoint is
+/// bookkeeping, not content.
+impl PartialEq for Memory {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes == other.bytes
+    }
+}
+
+impl Eq for Memory {}
+
+/// The size of a page in [`Memory`]'s written-page bits.
+pub const PAGE_BYTES: usize = 4096;
+const PAGE_SHIFT: u32 = PAGE_BYTES.trailing_zeros();
+
+/// The written-page bits of a memory, for store paths that write its bytes directly.
+pub struct DirtyPages<'a>(&'a mut [u64]);
+
+impl DirtyPages<'_> {
+    /// Marks the pages of `start..end` (`start < end`, both inside the memory) as written.
+    #[inline(always)]
+    pub fn mark(&mut self, start: usize, end: usize) {
+        let (first, last) = (start >> PAGE_SHIFT, (end - 1) >> PAGE_SHIFT);
+        for page in first..=last {
+            if let Some(word) = self.0.get_mut(page / 64) {
+                *word |= 1 << (page % 64);
+            }
+        }
+    }
 }
 
 /// An access that does not fit: `address + width > size`.
@@ -23,13 +56,15 @@ pub fn bytes_at(bytes: &[u8], address: u32, width: usize) -> Option<&[u8]> {
 
 impl Memory {
     pub fn zeroed(size: u32) -> Self {
-        Memory {
-            bytes: vec![0; size as usize],
-        }
+        Memory::from_bytes(vec![0; size as usize])
     }
 
     pub fn from_bytes(bytes: Vec<u8>) -> Self {
-        Memory { bytes }
+        let pages = bytes.len().div_ceil(PAGE_BYTES);
+        Memory {
+            dirty: vec![u64::MAX; pages.div_ceil(64)],
+            bytes,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -44,11 +79,32 @@ impl Memory {
         &self.bytes
     }
 
+    /// The bytes, to write anywhere (every page counts as written).
     pub fn bytes_mut(&mut self) -> &mut [u8] {
+        self.dirty.fill(u64::MAX);
         &mut self.bytes
     }
 
+    /// The bytes and the written-page bits, for a store path that marks what it writes.
+    #[inline(always)]
+    pub(crate) fn bytes_and_pages_mut(&mut self) -> (&mut [u8], DirtyPages<'_>) {
+        (&mut self.bytes, DirtyPages(&mut self.dirty))
+    }
+
+    /// Whether page `page` may have been written since [`Memory::clear_written`].
+    pub(crate) fn page_written(&self, page: usize) -> bool {
+        self.dirty
+            .get(page / 64)
+            .is_none_or(|word| word >> (page % 64) & 1 == 1)
+    }
+
+    /// Forgets which pages were written.
+    pub(crate) fn clear_written(&mut self) {
+        self.dirty.fill(0);
+    }
+
     pub fn clear(&mut self) {
+        self.dirty.fill(u64::MAX);
         self.bytes.fill(0);
     }
 
@@ -78,6 +134,9 @@ impl Memory {
         value: [u8; N],
     ) -> Result<(), OutOfBounds> {
         let range = self.range(address, N as u32)?;
+        if N > 0 {
+            DirtyPages(&mut self.dirty).mark(range.start, range.end);
+        }
         self.bytes[range].copy_from_slice(&value);
         Ok(())
     }
@@ -123,5 +182,21 @@ mod tests {
             })
         );
         assert!(memory.read_u32(4).is_ok());
+    }
+
+    #[test]
+    fn a_write_marks_every_page_it_touches_and_only_those() {
+        let mut memory = Memory::zeroed(4 * PAGE_BYTES as u32);
+        memory.clear_written();
+        memory.write_u32(PAGE_BYTES as u32 - 2, 7).unwrap();
+        let written: Vec<bool> = (0..4).map(|p| memory.page_written(p)).collect();
+        assert_eq!(written, [true, true, false, false]);
+        memory.clear_written();
+        let (_, mut pages) = memory.bytes_and_pages_mut();
+        pages.mark(3 * PAGE_BYTES, 3 * PAGE_BYTES + 16);
+        let written: Vec<bool> = (0..4).map(|p| memory.page_written(p)).collect();
+        assert_eq!(written, [false, false, false, true]);
+        memory.bytes_mut();
+        assert!((0..4).all(|p| memory.page_written(p)));
     }
 }

@@ -247,7 +247,7 @@ pub fn store_words_full_wave<const WORDS: usize>(
         return false;
     }
     let addresses = &wave.registers[instr.a as usize];
-    let bytes = memory.bytes_mut();
+    let (bytes, mut pages) = memory.bytes_and_pages_mut();
     if !all_lanes_fit(wave, addresses, 4 * WORDS as u32, bytes.len()) {
         return false;
     }
@@ -257,6 +257,7 @@ pub fn store_words_full_wave<const WORDS: usize>(
         let start = address as usize;
         // SAFETY: every lane's `start + 4 * WORDS <= bytes.len()` (`all_lanes_fit` above).
         let slot = unsafe { bytes.get_unchecked_mut(start..start + 4 * WORDS) };
+        pages.mark(start, start + 4 * WORDS);
         for (word, chunk) in slot.chunks_exact_mut(4).enumerate() {
             chunk.copy_from_slice(&values[word][lane].to_le_bytes());
         }
@@ -275,12 +276,15 @@ pub fn store_u32(
     space: MemorySpace,
 ) -> Result<(), LaneFault> {
     let (addresses, values) = (wave.row(instr.a), wave.row(instr.b));
-    let bytes = memory.bytes_mut();
+    let (bytes, mut pages) = memory.bytes_and_pages_mut();
     for lane in each_lane(mask) {
         let (address, value) = (addresses[lane], values[lane]);
         let start = address as usize;
         match bytes.get_mut(start..start.wrapping_add(4)) {
-            Some(slot) if start <= usize::MAX - 4 => slot.copy_from_slice(&value.to_le_bytes()),
+            Some(slot) if start <= usize::MAX - 4 => {
+                slot.copy_from_slice(&value.to_le_bytes());
+                pages.mark(start, start + 4);
+            }
             _ => return Err(fault(space, lane, OutOfBounds { address, width: 4 })),
         }
     }

@@ -302,3 +302,81 @@ fn a_link_to_a_late_step_opens_at_that_step() {
     assert_eq!(opened.step_count(), end / 2);
     assert!(opened.machine().expect("m").checkpoint() == s.machine().expect("m").checkpoint());
 }
+
+#[test]
+fn the_timeline_has_a_column_per_instruction_with_each_lane_as_it_was() {
+    use crate::LaneCell;
+    let mut s = lesson("if-else");
+    let mut before_each = Vec::new();
+    while s.state().can_run() {
+        before_each.push((
+            s.current_line().unwrap_or(0),
+            s.lanes().iter().map(|l| l.active).collect::<Vec<_>>(),
+        ));
+        s.step();
+    }
+    let view = s.timeline().expect("a timeline");
+    assert!(view.fine && view.finished);
+    assert_eq!(view.columns.len(), before_each.len());
+    for (column, (line, active)) in view.columns.iter().zip(&before_each) {
+        assert_eq!(column.line, *line);
+        let shown: Vec<bool> = column.lanes.iter().map(|c| *c == LaneCell::Active).collect();
+        assert_eq!(&shown, active, "line {line}");
+    }
+    let marks: Vec<_> = view.columns.iter().filter_map(|c| c.mark).collect();
+    assert!(marks.contains(&"diverge") && marks.contains(&"reconverge"), "{marks:?}");
+    assert_eq!(view.current, Some(view.columns.len() - 1));
+    // Back in time: the same columns, the current one moves.
+    let at_if = view.columns.iter().position(|c| c.mark == Some("diverge")).unwrap();
+    s.go_to_step(view.columns[at_if].step);
+    let back = s.timeline().expect("a timeline");
+    assert_eq!(back.columns, view.columns);
+    assert_eq!(back.current, Some(at_if));
+    assert!(back.value_text().contains("line 8"), "{}", back.value_text());
+    assert!(back.value_text().contains("8 of 8 lanes active"), "{}", back.value_text());
+    // The then side, one instruction later.
+    s.go_to_step(view.columns[at_if + 1].step);
+    let then_side = s.timeline().expect("a timeline").description();
+    assert!(then_side.contains("lanes 0-2 active"), "{then_side}");
+    assert!(then_side.contains("lanes 3-7 waiting"), "{then_side}");
+    // A fresh session that only went that far builds the same columns up to there.
+    let mut fresh = lesson("if-else");
+    fresh.go_to_step(view.columns[at_if].step);
+    let partial = fresh.timeline().expect("a timeline");
+    assert_eq!(partial.columns[..], view.columns[..=at_if]);
+}
+
+#[test]
+fn a_long_run_zoomed_out_shows_stretches_and_zooms_in_to_instructions() {
+    let source = "\
+.kernel long
+    mov_imm r1, 0
+    mov_imm r2, 1
+    mov_imm r3, 20000
+    loop
+        iadd r1, r1, r2
+        icmp_ge p1, r1, r3
+        break p1
+    endloop
+    halt
+.end
+";
+    let mut s = session(source, 32, 32);
+    s.run_all();
+    let end = s.step_count();
+    assert!(end > 4 * crate::FINE_STEPS);
+    let whole = s.timeline().expect("a timeline");
+    assert!(!whole.fine);
+    assert!(whole.columns.len() > 4, "{} stretches", whole.columns.len());
+    assert!(whole.columns.iter().all(|c| (0.99..=1.0).contains(&c.efficiency)));
+    s.go_to_step(end / 2);
+    while s.timeline_window() > crate::FINE_STEPS {
+        s.zoom_timeline(2.0);
+    }
+    let near = s.timeline().expect("a timeline");
+    assert!(near.fine);
+    assert!(near.first <= end / 2 && end / 2 <= near.last);
+    assert_eq!(near.columns.len() as u64, near.last - near.first, "one wave: every step");
+    s.zoom_timeline(0.0);
+    assert_eq!(s.timeline_window(), end);
+}

@@ -1,0 +1,359 @@
+//! The timeline: a slider over the run's steps drawn as the selected wave's lanes × the
+//! instructions it ran (see `wave_session::timeline`). Drawn on a canvas (64 lanes × hundreds of
+//! columns is too many elements); the slider's value text, a sentence on the current column and
+//! the legend are its text alternatives, and each lane state has its own shape, not only its own
+//! colour.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::CanvasRenderingContext2d;
+
+use super::{use_ctx, Ctx};
+use wave_session::{LaneCell, TimelineView};
+
+/// Height of the event-mark row above the lanes, in CSS pixels.
+const MARK_ROW: f64 = 12.0;
+/// Height of the lane rows together, at most.
+const LANES_HEIGHT: f64 = 128.0;
+/// Height of the efficiency bars when zoomed out.
+const BARS_HEIGHT: f64 = 64.0;
+/// Widest column, in CSS pixels: a short run stays a strip of narrow columns.
+const MAX_COLUMN: f64 = 14.0;
+
+fn column_width(css_width: f64, columns: usize) -> f64 {
+    (css_width / columns.max(1) as f64).min(MAX_COLUMN)
+}
+
+fn row_height(width: u32) -> f64 {
+    (LANES_HEIGHT / f64::from(width.max(1))).clamp(2.0, 10.0)
+}
+
+fn body_height(view: &TimelineView) -> f64 {
+    if view.fine {
+        row_height(view.width) * f64::from(view.width)
+    } else {
+        BARS_HEIGHT
+    }
+}
+
+/// A theme colour from the page's CSS variables.
+fn css_colour(name: &str, fallback: &str) -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|root| {
+            web_sys::window()?
+                .get_computed_style(&root)
+                .ok()
+                .flatten()?
+                .get_property_value(name)
+                .ok()
+        })
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| fallback.to_string())
+}
+
+struct Palette {
+    active: String,
+    waiting: String,
+    ended: String,
+    halted: String,
+    text: String,
+    edge: String,
+}
+
+impl Palette {
+    fn read() -> Palette {
+        Palette {
+            active: css_colour("--accent", "#1d4ed8"),
+            waiting: css_colour("--muted", "#5b6472"),
+            ended: css_colour("--warning", "#b26a00"),
+            halted: css_colour("--text", "#1b1f27"),
+            text: css_colour("--text", "#1b1f27"),
+            edge: css_colour("--panel-edge", "#d5dae2"),
+        }
+    }
+}
+
+/// Draws one lane cell: each state a shape of its own (full, upper half, bottom bar, middle
+/// dot, full dark, nothing), so the picture does not rest on colour alone.
+fn draw_cell(
+    context: &CanvasRenderingContext2d,
+    palette: &Palette,
+    cell: LaneCell,
+    (x, y, w, h): (f64, f64, f64, f64),
+) {
+    let (colour, rect) = match cell {
+        LaneCell::Active => (&palette.active, (x, y, w, h)),
+        LaneCell::Waiting => (&palette.waiting, (x, y, w, (h / 2.0).max(1.0))),
+        LaneCell::BrokeOut => (&palette.ended, (x, y + h * 0.6, w, (h * 0.4).max(1.0))),
+        LaneCell::Continued => (
+            &palette.ended,
+            (
+                x + w * 0.25,
+                y + h * 0.3,
+                (w * 0.5).max(1.0),
+                (h * 0.4).max(1.0),
+            ),
+        ),
+        LaneCell::Halted => (&palette.halted, (x, y, w, h)),
+        LaneCell::Absent => return,
+    };
+    context.set_fill_style_str(colour);
+    context.fill_rect(rect.0, rect.1, rect.2, rect.3);
+}
+
+fn mark_letter(mark: &str) -> &'static str {
+    match mark {
+        "diverge" => "D",
+        "reconverge" => "R",
+        "break" => "B",
+        "continue" => "C",
+        "iterate" => "I",
+        "skip" => "S",
+        "barrier" => "W",
+        "halt" => "H",
+        "else" => "E",
+        _ => "•",
+    }
+}
+
+fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
+    let Ok(Some(context)) = canvas.get_context("2d") else {
+        return;
+    };
+    let Ok(context) = context.dyn_into::<CanvasRenderingContext2d>() else {
+        return;
+    };
+    let scale = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    let css_width = f64::from(canvas.client_width().max(1));
+    let css_height = MARK_ROW + body_height(view);
+    canvas.set_width((css_width * scale) as u32);
+    canvas.set_height((css_height * scale) as u32);
+    let _ = web_sys::HtmlElement::style(canvas).set_property("height", &format!("{css_height}px"));
+    let _ = context.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
+    context.clear_rect(0.0, 0.0, css_width, css_height);
+    let palette = Palette::read();
+    let column_width = column_width(css_width, view.columns.len());
+    let drawn_width = column_width.max(1.0);
+    context.set_font("9px monospace");
+    for (index, column) in view.columns.iter().enumerate() {
+        let x = index as f64 * column_width;
+        if view.fine {
+            let row = row_height(view.width);
+            for (lane, cell) in column.lanes.iter().enumerate() {
+                let y = MARK_ROW + lane as f64 * row;
+                draw_cell(
+                    &context,
+                    &palette,
+                    *cell,
+                    (x, y, drawn_width, (row - 0.5).max(1.0)),
+                );
+            }
+        } else {
+            let height = f64::from(column.efficiency) * BARS_HEIGHT;
+            context.set_fill_style_str(&palette.active);
+            context.fill_rect(
+                x,
+                MARK_ROW + BARS_HEIGHT - height,
+                drawn_width,
+                height.max(1.0),
+            );
+        }
+        if let Some(mark) = column.mark {
+            context.set_fill_style_str(&palette.text);
+            if column_width >= 7.0 {
+                let _ = context.fill_text(mark_letter(mark), x + 1.0, MARK_ROW - 3.0);
+            } else {
+                context.fill_rect(x, MARK_ROW - 6.0, drawn_width, 4.0);
+            }
+        }
+    }
+    if let Some(current) = view.current {
+        let x = current as f64 * column_width;
+        context.set_stroke_style_str(&palette.text);
+        context.set_line_width(2.0);
+        context.stroke_rect(x - 1.0, 1.0, drawn_width + 2.0, css_height - 2.0);
+    }
+    context.set_stroke_style_str(&palette.edge);
+    context.set_line_width(1.0);
+    context.stroke_rect(
+        0.5,
+        MARK_ROW - 0.5,
+        css_width - 1.0,
+        body_height(view) + 1.0,
+    );
+}
+
+/// The column and (for an instruction column) lane under a pointer event.
+fn hit(
+    canvas: &web_sys::HtmlCanvasElement,
+    view: &TimelineView,
+    event: &web_sys::PointerEvent,
+) -> Option<(usize, Option<u32>)> {
+    let rect = canvas.get_bounding_client_rect();
+    let x = f64::from(event.client_x()) - rect.left();
+    let y = f64::from(event.client_y()) - rect.top() - MARK_ROW;
+    if view.columns.is_empty() || rect.width() <= 0.0 {
+        return None;
+    }
+    let column = (x / column_width(rect.width(), view.columns.len())).floor();
+    let column = column.clamp(0.0, view.columns.len() as f64 - 1.0) as usize;
+    let lane = (view.fine && y >= 0.0)
+        .then(|| (y / row_height(view.width)).floor() as u32)
+        .filter(|lane| *lane < view.width);
+    Some((column, lane))
+}
+
+fn go_to(ctx: Ctx, step: u64) {
+    ctx.travel_to(step);
+}
+
+#[component]
+pub fn Timeline() -> impl IntoView {
+    let ctx = use_ctx();
+    // Replays the window: held while a run goes on, like the other heavy views.
+    let view = Memo::new(move |previous: Option<&Option<TimelineView>>| {
+        if ctx.running.get() {
+            if let Some(previous) = previous {
+                return previous.clone();
+            }
+        }
+        ctx.track();
+        ctx.replaying(|s| s.timeline()).flatten()
+    });
+    let canvas: NodeRef<leptos::html::Canvas> = NodeRef::new();
+    Effect::new(move |_| {
+        let Some(canvas) = canvas.get() else {
+            return;
+        };
+        view.with(|view| {
+            if let Some(view) = view {
+                draw(&canvas, view);
+            }
+        });
+    });
+    let dragging = StoredValue::new(None::<usize>);
+    let on_pointer = move |event: web_sys::PointerEvent, down: bool| {
+        let Some(element) = canvas.get_untracked() else {
+            return;
+        };
+        if !down && dragging.get_value().is_none() {
+            return;
+        }
+        let Some((column, lane)) = view.with_untracked(|v| {
+            v.as_ref()
+                .and_then(|v| hit(&element, v, &event).map(|h| (h, v.columns[h.0].step)))
+        }) else {
+            return;
+        };
+        let ((index, lane), step) = (column, lane);
+        if down {
+            if let Some(lane) = lane {
+                ctx.act(|s| s.select_lane(lane));
+            }
+        }
+        if dragging.get_value() != Some(index) || down {
+            dragging.set_value(Some(index));
+            go_to(ctx, step);
+        }
+    };
+    let on_key = move |event: web_sys::KeyboardEvent| {
+        let Some(view) = view.get_untracked() else {
+            return;
+        };
+        let target = match event.key().as_str() {
+            "ArrowLeft" | "ArrowDown" => view.step_by_columns(-1),
+            "ArrowRight" | "ArrowUp" => view.step_by_columns(1),
+            "PageUp" => view.step_by_columns(-10),
+            "PageDown" => view.step_by_columns(10),
+            "Home" => Some(0),
+            "End" => Some(view.known_end),
+            "+" | "=" => {
+                ctx.act(|s| s.zoom_timeline(2.0));
+                None
+            }
+            "-" => {
+                ctx.act(|s| s.zoom_timeline(0.5));
+                None
+            }
+            _ => return,
+        };
+        event.prevent_default();
+        if let Some(step) = target {
+            go_to(ctx, step);
+        }
+    };
+    let value_text = move || view.with(|v| v.as_ref().map(TimelineView::value_text));
+    let description = move || view.with(|v| v.as_ref().map(TimelineView::description));
+    let known_end = move || view.with(|v| v.as_ref().map_or(0, |v| v.known_end));
+    let now = move || view.with(|v| v.as_ref().map_or(0, |v| v.now));
+    let window = move || {
+        view.with(|v| {
+            v.as_ref().map_or_else(String::new, |v| {
+                let unit = if v.fine {
+                    "one column per instruction of the selected wave"
+                } else {
+                    "SIMD efficiency between checkpoints"
+                };
+                format!("steps {}–{} of {}: {unit}", v.first, v.last, v.known_end)
+            })
+        })
+    };
+    view! {
+        <section class="timeline" aria-labelledby="timeline-heading">
+            <div class="timeline-head">
+                <h3 id="timeline-heading" class="view-title">"Timeline"</h3>
+                <span class="timeline-window">{window}</span>
+                <span class="timeline-zoom">
+                    <button type="button" class="btn small" title="Fewer steps at once (+)"
+                        on:click=move |_| { ctx.act(|s| s.zoom_timeline(2.0)); }>
+                        "Zoom timeline in"
+                    </button>
+                    <button type="button" class="btn small" title="More steps at once (-)"
+                        on:click=move |_| { ctx.act(|s| s.zoom_timeline(0.5)); }>
+                        "Zoom timeline out"
+                    </button>
+                    <button type="button" class="btn small"
+                        on:click=move |_| { ctx.act(|s| s.zoom_timeline(0.0)); }>
+                        "Whole run"
+                    </button>
+                </span>
+            </div>
+            <div
+                class="timeline-track"
+                role="slider"
+                tabindex="0"
+                aria-label="Timeline"
+                aria-valuemin="0"
+                aria-valuemax=move || known_end().to_string()
+                aria-valuenow=move || now().to_string()
+                aria-valuetext=value_text
+                aria-describedby="timeline-description"
+                on:keydown=on_key
+                on:pointerdown=move |event| on_pointer(event, true)
+                on:pointermove=move |event| on_pointer(event, false)
+                on:pointerup=move |_| dragging.set_value(None)
+                on:pointerleave=move |_| dragging.set_value(None)
+            >
+                <canvas node_ref=canvas class="timeline-canvas" aria-hidden="true"></canvas>
+            </div>
+            <p id="timeline-description" class="visually-hidden">{description}</p>
+            <ul class="timeline-legend" aria-label="Timeline legend">
+                {LaneCell::ALL
+                    .iter()
+                    .map(|cell| {
+                        view! {
+                            <li>
+                                <span class=format!("swatch swatch-{cell:?}").to_lowercase() aria-hidden="true"></span>
+                                {cell.name()}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+                <li>"D R B C I S W H: diverge, reconverge, break, continue, iterate, skip, barrier, halt"</li>
+            </ul>
+        </section>
+    }
+}
