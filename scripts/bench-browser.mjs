@@ -7,6 +7,8 @@
 //   wave:run-engine   the same run's engine slices summed
 //   wave:step         a Step command until every view's DOM is updated
 //   wave:step-render  style + layout + paint of the frame that shows the step
+//   wave:step-back, wave:step-back-render    the same for "Step back"
+//   wave:go-to, wave:go-to-render            the same for a move to a step ("Go to step")
 // plus, from the page, long tasks (PerformanceObserver 'longtask', tasks over 50 ms) and the
 // longest gap between two animation frames during each run.
 //
@@ -30,7 +32,8 @@
 // Options: --runs N (GEMM runs, default 7), --steps N (measured steps, default 50),
 //          --width N (wave width for the steps, default 64), --lesson ID (default break-in-if),
 //          --dist DIR (default dist), --build, --json (machine-readable output only),
-//          --only gemm|steps (one part only), --trace FILE (trace the steps, see above; open FILE
+//          --only gemm|steps|travel (one part only; travel: the GEMM example run, then
+//          --goes moves to seeded random steps by "Go to step" and a drag along the timeline), --trace FILE (trace the steps, see above; open FILE
 //          in DevTools' Performance panel), --pause MS (wait MS before each step, default 0: as
 //          fast as the page answers, like F10 held; the divergence stack animates its frames
 //          only when steps come at least 200 ms apart, so --pause 300 measures the steps that
@@ -55,7 +58,7 @@ import { chromium } from '@playwright/test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-  const options = { runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false };
+  const options = { goes: 30, runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -66,6 +69,7 @@ function parseArgs(argv) {
     switch (arg) {
       case '--runs': options.runs = Number(value()); break;
       case '--steps': options.steps = Number(value()); break;
+      case '--goes': options.goes = Number(value()); break;
       case '--width': options.width = Number(value()); break;
       case '--lesson': options.lesson = value(); break;
       case '--dist': options.dist = value(); break;
@@ -77,14 +81,14 @@ function parseArgs(argv) {
       case '--height': options.height = Number(value()); break;
       case '--input-deferral': options.inputDeferral = true; break;
       case '-h': case '--help':
-        console.log('usage: node scripts/bench-browser.mjs [--build] [--runs N] [--steps N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps] [--trace FILE] [--pause MS] [--height PX] [--input-deferral]');
+        console.log('usage: node scripts/bench-browser.mjs [--build] [--runs N] [--steps N] [--goes N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps|travel] [--trace FILE] [--pause MS] [--height PX] [--input-deferral]');
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${arg}`);
     }
   }
-  if (options.only !== null && !['gemm', 'steps'].includes(options.only)) throw new Error('--only takes gemm or steps');
-  for (const key of ['runs', 'steps', 'width', 'height']) {
+  if (options.only !== null && !['gemm', 'steps', 'travel'].includes(options.only)) throw new Error('--only takes gemm, steps or travel');
+  for (const key of ['goes', 'runs', 'steps', 'width', 'height']) {
     if (!Number.isInteger(options[key]) || options[key] < 1) throw new Error(`--${key} must be a positive integer`);
   }
   if (!Number.isInteger(options.pause) || options.pause < 0) throw new Error('--pause must be a whole number of ms');
@@ -362,6 +366,17 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause })
     maxDepth = Math.max(maxDepth, await page.evaluate(() =>
       document.querySelectorAll('[aria-label="Divergence stack"] > [role=listitem]').length));
   }
+  // Then "Step back" as many times, from the keyboard (Shift+F10).
+  const back = [];
+  for (let i = 0; i < steps; i++) {
+    if (pause > 0) await page.waitForTimeout(pause);
+    await page.keyboard.press('Shift+F10');
+    await waitForCount(page, 'wave:step-back', i + 1, 10_000);
+    await waitForCount(page, 'wave:step-back-render', i + 1, 10_000);
+  }
+  const backDom = (await entries(page, 'wave:step-back')).map((e) => e.duration);
+  const backRender = (await entries(page, 'wave:step-back-render')).map((e) => e.duration);
+  back.push(...backDom.map((d, i) => d + backRender[i]));
   let traced = null;
   if (stopTrace) {
     const raw = await stopTrace();
@@ -388,9 +403,83 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause })
     return frame ? [k.processing + frame.duration] : [];
   });
   return {
+    backDom, backRender, back,
     dom, render, total: dom.map((d, i) => d + render[i]), maxDepth, status,
     handler: keys.map((k) => k.processing), presented: keys.map((k) => k.duration), work, traced,
   };
+}
+
+// A seeded generator (the same steps on every run of the script).
+function seeded(seed) {
+  let x = BigInt(seed);
+  return () => {
+    x = (x + 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
+    let z = x;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & 0xffffffffffffffffn;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & 0xffffffffffffffffn;
+    return Number((z ^ (z >> 31n)) >> 11n) / 2 ** 53;
+  };
+}
+
+// The GEMM example run to its end, then `goes` moves to random steps typed into "Go to step"
+// (each timed by `wave:go-to` + `wave:go-to-render`), then a drag along the whole timeline: how
+// many frames the page paints while it follows the pointer.
+async function benchTravel(page, baseUrl, { goes }) {
+  await page.goto(baseUrl);
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('gemm');
+  await page.getByRole('status').filter({ hasText: /^ready$/ }).waitFor();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await waitForCount(page, 'wave:run', 1, 120_000);
+  const end = Number((await page.getByText(/^step \d+$/).textContent()).replace('step ', ''));
+  const input = page.getByRole('spinbutton', { name: 'Go to step' });
+  const random = seeded(0x7157);
+  const targets = Array.from({ length: goes }, () => Math.floor(random() * (end + 1)));
+  for (let i = 0; i < targets.length; i++) {
+    await input.fill(String(targets[i]));
+    await input.press('Enter');
+    await waitForCount(page, 'wave:go-to', i + 1, 10_000);
+    await waitForCount(page, 'wave:go-to-render', i + 1, 10_000);
+    const shown = await page.getByText(/^step \d+$/).textContent();
+    if (shown !== `step ${targets[i]}`) throw new Error(`went to ${targets[i]}, the page shows ${shown}`);
+  }
+  const dom = (await entries(page, 'wave:go-to')).map((e) => e.duration);
+  const render = (await entries(page, 'wave:go-to-render')).map((e) => e.duration);
+  // Drag from one end of the timeline to the other in 120 pointer moves, one every 16 ms as a
+  // hand moving a mouse at 60 Hz would send them.
+  const track = page.getByRole('slider', { name: 'Timeline' });
+  const box = await track.boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + 1, y);
+  await page.mouse.down();
+  const started = await page.evaluate(() => performance.now());
+  const moves = 120;
+  for (let i = 1; i <= moves; i++) {
+    await page.mouse.move(box.x + 1 + ((box.width - 2) * i) / moves, y);
+    await page.waitForTimeout(16);
+  }
+  await page.mouse.up();
+  const ended = await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now()))));
+  const frames = await page.evaluate(([a, b]) => window.__bench.frames.filter((t) => t >= a && t <= b).length, [started, ended]);
+  const goTos = (await entries(page, 'wave:go-to')).length - targets.length;
+  return {
+    end, dom, render, total: dom.map((d, i) => d + render[i]),
+    scrub: { ms: ended - started, frames, fps: (frames * 1000) / (ended - started), goTos },
+  };
+}
+
+function reportTravel(lines, travel) {
+  lines.push(`Moving through the GEMM example's run (${travel.end} steps) after it finished:`);
+  lines.push('');
+  lines.push('| per move to a random step ("Go to step") | median | p95 | max |');
+  lines.push('|---|---:|---:|---:|');
+  const row = (label, xs) => lines.push(`| ${label} | ${ms(median(xs))} | ${ms(percentile(xs, 95))} | ${ms(Math.max(...xs))} |`);
+  row('command → DOM updated (`wave:go-to`)', travel.dom);
+  row('style + layout + paint (`wave:go-to-render`)', travel.render);
+  row('both', travel.total);
+  lines.push('');
+  const s = travel.scrub;
+  lines.push(`Dragging along the whole timeline (120 pointer moves, one every 16 ms): ${s.goTos} moves to a step in ${s.ms.toFixed(0)} ms (${((s.goTos * 1000) / s.ms).toFixed(1)} per second), ${s.frames} frames painted (${s.fps.toFixed(1)} frames per second).`);
+  lines.push('');
 }
 
 function reportGemm(lines, gemm) {
@@ -433,6 +522,9 @@ function reportSteps(lines, options, step) {
     if (step.work.length > 0) stepRow('work: handler + DOM update + style, layout, paint', step.work);
     stepRow('key → frame presented (Event Timing duration, 8 ms steps)', step.presented);
   }
+  stepRow('Step back: command → DOM updated (`wave:step-back`)', step.backDom);
+  stepRow('Step back: style + layout + paint (`wave:step-back-render`)', step.backRender);
+  stepRow('Step back: both', step.back);
   lines.push('');
   lines.push('`wave:step` ends at the first task or frame after the DOM update, so it includes waiting for');
   lines.push('one; the "work" row is what must fit in a frame.');
@@ -454,13 +546,14 @@ function reportSteps(lines, options, step) {
   }
 }
 
-function report(options, chromiumVersion, gemm, step) {
+function report(options, chromiumVersion, gemm, step, travel) {
   const lines = [];
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   lines.push(`Headless Chromium ${chromiumVersion}, ${os.cpus().length} cores (${cpu}), ${new Date().toISOString().slice(0, 10)}`);
   lines.push('');
   if (gemm) reportGemm(lines, gemm);
   if (step) reportSteps(lines, options, step);
+  if (travel) reportTravel(lines, travel);
   return lines.join('\n');
 }
 
@@ -492,13 +585,15 @@ async function main() {
     const page = await context.newPage();
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
-    const gemm = options.only === 'steps' ? null : await benchGemm(page, url, options.runs);
-    const step = options.only === 'gemm' ? null : await benchSteps(page, url, options);
+    const part = (name) => options.only === null || options.only === name;
+    const gemm = part('gemm') ? await benchGemm(page, url, options.runs) : null;
+    const step = part('steps') ? await benchSteps(page, url, options) : null;
+    const travel = part('travel') ? await benchTravel(page, url, options) : null;
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);
     if (options.json) {
-      console.log(JSON.stringify({ chromium: browser.version(), options, gemm, step }, null, 2));
+      console.log(JSON.stringify({ chromium: browser.version(), options, gemm, step, travel }, null, 2));
     } else {
-      console.log(report(options, browser.version(), gemm, step));
+      console.log(report(options, browser.version(), gemm, step, travel));
     }
   } finally {
     await browser.close();

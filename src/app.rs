@@ -15,7 +15,6 @@ use crate::components::memory::MemoryView;
 use crate::components::registers::Registers;
 use crate::components::stack::Stack;
 use crate::components::stats::StatsView;
-use crate::components::timeline::Timeline;
 use crate::components::{storage_get, Ctx, Tab, AUTOSAVE_KEY};
 use wave_session::Session;
 use wave_session::DEFAULT_KERNEL;
@@ -135,7 +134,6 @@ pub fn App() -> impl IntoView {
                     <h2 id="machine-heading" class="pane-title">"Machine"</h2>
                     <div class="machine-body">
                         <Controls />
-                        <Timeline />
                         <Lanes />
                         <Stack />
                         <Registers />

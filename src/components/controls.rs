@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use super::examples::CheckReport;
 use super::held_height::HeldHeight;
+use super::timeline::Timeline;
 use super::{target_value, use_ctx, Ctx, AUTOPLAY_SPEEDS};
 use wave_session::{RunState, Session};
 
@@ -62,6 +63,16 @@ fn on_key(ctx: Ctx, event: &web_sys::KeyboardEvent) {
     };
     if handled {
         event.prevent_default();
+    }
+}
+
+/// Goes to the step typed in "Go to step"; anything but a whole number says so.
+fn go_to_typed(ctx: Ctx, text: &str) {
+    match text.trim().parse::<u64>() {
+        Ok(step) => ctx.travel_to(step),
+        Err(_) => ctx
+            .notice
+            .set(Some(format!("“{}” is not a step number.", text.trim()))),
     }
 }
 
@@ -220,6 +231,9 @@ pub fn Controls() -> impl IntoView {
                 "Reverse continue"
             </button>
         </div>
+        // Above the status and the event list, whose heights change with each move: a drag
+        // along the timeline must not move it.
+        <Timeline />
         <div class="pickers">
             <label class="picker">
                 <span>"Workgroup"</span>
@@ -275,6 +289,22 @@ pub fn Controls() -> impl IntoView {
                 </select>
             </label>
             <span class="step-count">{move || format!("step {}", steps())}</span>
+            <label class="picker go-to">
+                <span>"Go to step"</span>
+                <input
+                    class="input"
+                    type="number"
+                    min="0"
+                    inputmode="numeric"
+                    placeholder=move || steps().to_string()
+                    on:keydown=move |event: web_sys::KeyboardEvent| {
+                        if event.key() == "Enter" {
+                            event.prevent_default();
+                            go_to_typed(ctx, &target_value(&event));
+                        }
+                    }
+                />
+            </label>
         </div>
         <p role="status" class=state_class aria-live="polite">
             {status}

@@ -301,8 +301,12 @@ impl Ctx {
 
     /// Goes to step `step` (the timeline).
     pub fn travel_to(&self, step: u64) {
+        let started = now_ms();
+        self.commit_source();
         self.stop();
-        self.act(|s| s.go_to_step(step));
+        if self.act(|s| s.go_to_step(step)) == Some(true) {
+            timing::measure_go_to(started);
+        }
         self.show_travel_note();
     }
 

@@ -250,6 +250,8 @@ pub fn Timeline() -> impl IntoView {
         };
         let ((index, lane), step) = (column, lane);
         if down {
+            // Keep the pointer's moves coming here while the button is held, wherever it goes.
+            let _ = element.set_pointer_capture(event.pointer_id());
             if let Some(lane) = lane {
                 ctx.act(|s| s.select_lane(lane));
             }
@@ -295,7 +297,7 @@ pub fn Timeline() -> impl IntoView {
                 let unit = if v.fine {
                     "one column per instruction of the selected wave"
                 } else {
-                    "SIMD efficiency between checkpoints"
+                    "SIMD efficiency per stretch of the run"
                 };
                 format!("steps {}–{} of {}: {unit}", v.first, v.last, v.known_end)
             })
@@ -335,7 +337,7 @@ pub fn Timeline() -> impl IntoView {
                 on:pointerdown=move |event| on_pointer(event, true)
                 on:pointermove=move |event| on_pointer(event, false)
                 on:pointerup=move |_| dragging.set_value(None)
-                on:pointerleave=move |_| dragging.set_value(None)
+                on:pointercancel=move |_| dragging.set_value(None)
             >
                 <canvas node_ref=canvas class="timeline-canvas" aria-hidden="true"></canvas>
             </div>

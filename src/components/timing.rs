@@ -28,6 +28,9 @@ pub const STEP_RENDER: &str = "wave:step-render";
 /// A "Step back" until the DOM shows it, and the frame that paints it (as for a step).
 pub const STEP_BACK: &str = "wave:step-back";
 pub const STEP_BACK_RENDER: &str = "wave:step-back-render";
+/// A move to a step (timeline, "Go to step") until the DOM shows it, and its frame.
+pub const GO_TO: &str = "wave:go-to";
+pub const GO_TO_RENDER: &str = "wave:go-to-render";
 
 /// The page's `performance` object and its `measure` function, looked up once: a step reads
 /// the clock several times, and each lookup through `window` is a few calls into JavaScript.
@@ -175,6 +178,11 @@ pub fn measure_step(start: f64) {
 /// [`measure_step`] for "Step back" (`wave:step-back`, `wave:step-back-render`).
 pub fn measure_step_back(start: f64) {
     measure_command(STEP_BACK, STEP_BACK_RENDER, start);
+}
+
+/// [`measure_step`] for a move to a step (`wave:go-to`, `wave:go-to-render`).
+pub fn measure_go_to(start: f64) {
+    measure_command(GO_TO, GO_TO_RENDER, start);
 }
 
 fn measure_command(name: &'static str, render: &'static str, start: f64) {

@@ -1,6 +1,7 @@
 //! The timeline: the selected wave's lanes over time, one column per instruction it executed
 //! (each lane active, or inactive with its reason), marked at its events; zoomed out past
-//! [`FINE_STEPS`], one column per stretch between checkpoints with the SIMD efficiency there.
+//! [`FINE_STEPS`], one column per stretch between the history's samples (a sixteenth of the
+//! spacing of its checkpoints) with the SIMD efficiency there.
 //!
 //! Instruction columns are rebuilt by replaying the visible steps one instruction at a time from
 //! the nearest checkpoint, so a window costs about as much as the steps it shows.
@@ -102,7 +103,7 @@ pub struct TimelineView {
     pub columns: Vec<TimelineColumn>,
     /// The column that holds the current step.
     pub current: Option<usize>,
-    /// Instruction columns (true) or stretches between checkpoints (false).
+    /// Instruction columns (true) or stretches between samples (false).
     pub fine: bool,
 }
 
@@ -194,7 +195,9 @@ impl TimelineView {
             return Some(self.first);
         }
         let target = target.min(self.columns.len() as i64 - 1);
-        self.columns.get(usize::try_from(target).ok()?).map(|c| c.step)
+        self.columns
+            .get(usize::try_from(target).ok()?)
+            .map(|c| c.step)
     }
 }
 
@@ -404,18 +407,15 @@ impl Session {
         Some(columns)
     }
 
-    /// One column per stretch between checkpoints in `first..last`, with its SIMD efficiency.
+    /// One column per stretch between samples in `first..last`, with its SIMD efficiency.
     fn stretch_columns(&self, first: u64, last: u64) -> Vec<TimelineColumn> {
         let Some(history) = self.history.as_ref() else {
             return Vec::new();
         };
         let mut points: Vec<(u64, u64, u64)> = history
-            .checkpoints()
+            .samples()
             .iter()
-            .map(|c| {
-                let stats = c.stats();
-                (c.step(), stats.active_lane_instructions, stats.lane_slots)
-            })
+            .map(|s| (s.step, s.active_lane_instructions, s.lane_slots))
             .collect();
         if let Some(machine) = self.machine.as_ref() {
             let stats = machine.stats();

@@ -242,11 +242,26 @@ pub struct WaveSteps {
     pub workgroup_start: Option<u64>,
 }
 
+/// The run's lane totals at one step: between two samples, the SIMD efficiency of that stretch
+/// (what a zoomed-out timeline draws).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub step: u64,
+    /// [`Stats::active_lane_instructions`] at that step.
+    pub active_lane_instructions: u64,
+    /// [`Stats::lane_slots`] at that step.
+    pub lane_slots: u64,
+}
+
+/// Samples between two checkpoints.
+const SAMPLES_PER_SPACING: u64 = 16;
+
 /// Checkpoints of one machine, oldest first, under a memory budget.
 ///
 /// Recording takes a checkpoint whenever the machine has gone `spacing` steps past the last one.
-/// The spacing starts where taking a checkpoint (comparing device memory with the last one and
-/// copying what changed) costs about as much as running a few percent of its steps, and doubles,
+/// The spacing starts where taking a checkpoint (copying the workgroup, and the device pages
+/// written since the last one) costs about as much as running a few percent of its steps, and
+/// doubles,
 /// dropping every other checkpoint, whenever the budget would be passed: a long run is kept
 /// whole, more coarsely, instead of failing.
 pub struct History {
@@ -256,6 +271,8 @@ pub struct History {
     budget: usize,
     /// Bytes held by the checkpoints, device pages shared between them counted once.
     bytes: usize,
+    /// Lane totals every `spacing / SAMPLES_PER_SPACING` steps, ascending.
+    samples: Vec<Sample>,
 }
 
 impl History {
@@ -264,17 +281,48 @@ impl History {
     pub fn new(machine: &mut Machine, budget: usize) -> History {
         let first = machine.checkpoint();
         machine.device.clear_written();
-        let size = machine.device.len() + first.fixed_bytes();
-        let spacing = ((size / 16) as u64).max(MIN_SPACING).next_power_of_two();
+        // A checkpoint copies the workgroup and looks at every device page's written bit (the
+        // pages written are copied too, but a run writes those in its steps anyway).
+        let pages = machine.device.len().div_ceil(PAGE_BYTES);
+        let cost = first.fixed_bytes() / 16 + pages * 4;
+        let spacing = (cost as u64).max(MIN_SPACING).next_power_of_two();
         let mut history = History {
             origin: machine.origin,
             checkpoints: Vec::new(),
             spacing,
             budget,
             bytes: 0,
+            samples: Vec::new(),
         };
+        history.sample(machine);
         history.push(first);
         history
+    }
+
+    /// Lane totals at steps about `spacing / 16` apart, ascending, from the first checkpoint to
+    /// the last step recorded.
+    pub fn samples(&self) -> &[Sample] {
+        &self.samples
+    }
+
+    fn sample_spacing(&self) -> u64 {
+        (self.spacing / SAMPLES_PER_SPACING).max(1)
+    }
+
+    fn next_sample_due(&self) -> u64 {
+        self.samples.last().map_or(0, |s| s.step) + self.sample_spacing()
+    }
+
+    fn sample(&mut self, machine: &Machine) {
+        let step = machine.step_count();
+        if self.samples.last().is_some_and(|s| s.step >= step) {
+            return;
+        }
+        self.samples.push(Sample {
+            step,
+            active_lane_instructions: machine.stats.active_lane_instructions,
+            lane_slots: machine.stats.lane_slots,
+        });
     }
 
     /// Bytes held now (what the budget limits).
@@ -315,7 +363,13 @@ impl History {
 
     /// Takes a checkpoint of `machine` if it has gone past the last one by the spacing or more.
     pub fn record(&mut self, machine: &mut Machine) {
-        if machine.origin != self.origin || machine.step_count() < self.next_due() {
+        if machine.origin != self.origin {
+            return;
+        }
+        if machine.step_count() >= self.next_sample_due() {
+            self.sample(machine);
+        }
+        if machine.step_count() < self.next_due() {
             return;
         }
         let checkpoint = machine.checkpoint_sharing(self.checkpoints.last());
@@ -345,7 +399,8 @@ impl History {
             if now >= target {
                 return Stop::SliceUsed;
             }
-            let leg = target.min(self.next_due().max(now + 1)) - now;
+            let due = self.next_due().min(self.next_sample_due());
+            let leg = target.min(due.max(now + 1)) - now;
             let stop = machine.run(leg, breakpoints, &mut NoEvents);
             self.record(machine);
             if stop != Stop::SliceUsed {
@@ -479,6 +534,16 @@ impl History {
     /// the last: recording goes on from it).
     fn thin(&mut self) {
         self.spacing *= 2;
+        let apart = self.sample_spacing();
+        let mut kept = 0u64;
+        let last = self.samples.last().map(|s| s.step);
+        self.samples.retain(|sample| {
+            let keep = sample.step == 0 || sample.step >= kept + apart || Some(sample.step) == last;
+            if keep {
+                kept = sample.step;
+            }
+            keep
+        });
         let mut kept_step = self.checkpoints[0].step;
         let mut index = 1;
         while index < self.checkpoints.len() {

@@ -34,7 +34,7 @@ use cpu::Avx2Fma;
 pub use event::{Event, EventKind, EventSink, NoEvents};
 pub use frame::{Frame, FrameKind};
 pub use history::{
-    Arrival, Checkpoint, ForeignCheckpoint, History, WaveSteps, DEFAULT_BUDGET, PAGE_BYTES,
+    Arrival, Checkpoint, ForeignCheckpoint, History, Sample, WaveSteps, DEFAULT_BUDGET, PAGE_BYTES,
 };
 pub use memory::Memory;
 use run_loop::Outcome;
