@@ -374,8 +374,10 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause })
     await waitForCount(page, 'wave:step-back', i + 1, 10_000);
     await waitForCount(page, 'wave:step-back-render', i + 1, 10_000);
   }
-  const backDom = (await entries(page, 'wave:step-back')).map((e) => e.duration);
-  const backRender = (await entries(page, 'wave:step-back-render')).map((e) => e.duration);
+  const backEntries = await entries(page, 'wave:step-back');
+  const backRenderEntries = await entries(page, 'wave:step-back-render');
+  const backDom = backEntries.map((e) => e.duration);
+  const backRender = backRenderEntries.map((e) => e.duration);
   back.push(...backDom.map((d, i) => d + backRender[i]));
   let traced = null;
   if (stopTrace) {
@@ -402,8 +404,18 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause })
     const frame = renderEntries.find((r) => r.start >= k.start);
     return frame ? [k.processing + frame.duration] : [];
   });
+  // The same for the Shift+F10 keys of "Step back".
+  const backKeys = backEntries.flatMap((step, i) => {
+    const key = allKeys.filter((k) => k.start <= step.start + 0.5).at(-1);
+    const before = i > 0 ? backEntries[i - 1].start : stepEntries.at(-1)?.start ?? -Infinity;
+    return key && key.start > before ? [key] : [];
+  });
+  const backWork = backKeys.flatMap((k) => {
+    const frame = backRenderEntries.find((r) => r.start >= k.start);
+    return frame ? [k.processing + frame.duration] : [];
+  });
   return {
-    backDom, backRender, back,
+    backDom, backRender, back, backWork, backKeys: backKeys.length,
     dom, render, total: dom.map((d, i) => d + render[i]), maxDepth, status,
     handler: keys.map((k) => k.processing), presented: keys.map((k) => k.duration), work, traced,
   };
@@ -525,6 +537,9 @@ function reportSteps(lines, options, step) {
   stepRow('Step back: command → DOM updated (`wave:step-back`)', step.backDom);
   stepRow('Step back: style + layout + paint (`wave:step-back-render`)', step.backRender);
   stepRow('Step back: both', step.back);
+  if (step.backWork.length > 0) stepRow('Step back: work (handler + DOM update + style, layout, paint)', step.backWork);
+  lines.push('');
+  lines.push(`Event Timing reported ${step.backKeys} of ${step.backDom.length} Step back keys (it leaves out keys presented within 16 ms).`);
   lines.push('');
   lines.push('`wave:step` ends at the first task or frame after the DOM update, so it includes waiting for');
   lines.push('one; the "work" row is what must fit in a frame.');

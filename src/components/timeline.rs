@@ -36,24 +36,6 @@ fn body_height(view: &TimelineView) -> f64 {
     }
 }
 
-/// A theme colour from the page's CSS variables.
-fn css_colour(name: &str, fallback: &str) -> String {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-        .and_then(|root| {
-            web_sys::window()?
-                .get_computed_style(&root)
-                .ok()
-                .flatten()?
-                .get_property_value(name)
-                .ok()
-        })
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| fallback.to_string())
-}
-
 struct Palette {
     active: String,
     waiting: String,
@@ -64,14 +46,27 @@ struct Palette {
 }
 
 impl Palette {
+    /// The theme's colours, from the page's CSS variables (one computed style for all).
     fn read() -> Palette {
+        let style = web_sys::window().and_then(|w| {
+            let root = w.document()?.document_element()?;
+            w.get_computed_style(&root).ok().flatten()
+        });
+        let colour = |name: &str, fallback: &str| {
+            style
+                .as_ref()
+                .and_then(|s| s.get_property_value(name).ok())
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .unwrap_or_else(|| fallback.to_string())
+        };
         Palette {
-            active: css_colour("--accent", "#1d4ed8"),
-            waiting: css_colour("--muted", "#5b6472"),
-            ended: css_colour("--warning", "#b26a00"),
-            halted: css_colour("--text", "#1b1f27"),
-            text: css_colour("--text", "#1b1f27"),
-            edge: css_colour("--panel-edge", "#d5dae2"),
+            active: colour("--accent", "#1d4ed8"),
+            waiting: colour("--muted", "#5b6472"),
+            ended: colour("--warning", "#b26a00"),
+            halted: colour("--text", "#1b1f27"),
+            text: colour("--text", "#1b1f27"),
+            edge: colour("--panel-edge", "#d5dae2"),
         }
     }
 }
@@ -129,9 +124,14 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
     let scale = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
     let css_width = f64::from(canvas.client_width().max(1));
     let css_height = MARK_ROW + body_height(view);
-    canvas.set_width((css_width * scale) as u32);
-    canvas.set_height((css_height * scale) as u32);
-    let _ = web_sys::HtmlElement::style(canvas).set_property("height", &format!("{css_height}px"));
+    let (width, height) = ((css_width * scale) as u32, (css_height * scale) as u32);
+    // Resizing clears and reallocates the canvas: only when the size changed.
+    if canvas.width() != width || canvas.height() != height {
+        canvas.set_width(width);
+        canvas.set_height(height);
+        let _ = web_sys::HtmlElement::style(canvas)
+            .set_property("height", &format!("{css_height}px"));
+    }
     let _ = context.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
     context.clear_rect(0.0, 0.0, css_width, css_height);
     let palette = Palette::read();
@@ -224,13 +224,24 @@ pub fn Timeline() -> impl IntoView {
         ctx.replaying(|s| s.timeline()).flatten()
     });
     let canvas: NodeRef<leptos::html::Canvas> = NodeRef::new();
+    // Drawn in the next animation frame, once per frame however many updates came: reading the
+    // canvas's width and the theme's colours then costs no extra layout or style pass (the
+    // frame does them anyway), and the command that changed the view does not wait for it.
+    let frame_pending = StoredValue::new(false);
     Effect::new(move |_| {
-        let Some(canvas) = canvas.get() else {
+        view.track();
+        if canvas.get().is_none() || frame_pending.get_value() {
             return;
-        };
-        view.with(|view| {
-            if let Some(view) = view {
-                draw(&canvas, view);
+        }
+        frame_pending.set_value(true);
+        request_animation_frame(move || {
+            frame_pending.set_value(false);
+            if let Some(canvas) = canvas.get_untracked() {
+                view.with_untracked(|view| {
+                    if let Some(view) = view {
+                        draw(&canvas, view);
+                    }
+                });
             }
         });
     });
