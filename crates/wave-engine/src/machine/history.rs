@@ -20,6 +20,10 @@ pub const DEFAULT_BUDGET: usize = 64 << 20;
 /// Fewest steps between two checkpoints.
 const MIN_SPACING: u64 = 256;
 
+/// How much further apart checkpoints are natively than in wasm, where a step is slower against
+/// copying memory (a run in the page and `wave-bench` both pay a few percent for recording).
+const NATIVE_SPACING_FACTOR: usize = if cfg!(target_arch = "wasm32") { 1 } else { 8 };
+
 /// Gives every machine an identity, so a checkpoint is only ever restored into the machine it
 /// was taken from (the run loop's `unsafe` code relies on the waves having the register file of
 /// the machine's validated code).
@@ -282,9 +286,11 @@ impl History {
         let first = machine.checkpoint();
         machine.device.clear_written();
         // A checkpoint copies the workgroup and looks at every device page's written bit (the
-        // pages written are copied too, but a run writes those in its steps anyway).
+        // pages written are copied too, but a run writes those in its steps anyway); natively a
+        // step costs several times less against a copy than in wasm, so checkpoints are further
+        // apart there.
         let pages = machine.device.len().div_ceil(PAGE_BYTES);
-        let cost = first.fixed_bytes() / 16 + pages * 4;
+        let cost = (first.fixed_bytes() / 8 + pages * 8) * NATIVE_SPACING_FACTOR;
         let spacing = (cost as u64).max(MIN_SPACING).next_power_of_two();
         let mut history = History {
             origin: machine.origin,
