@@ -28,6 +28,8 @@ use wave_session::pacer::{autoplay_delay_ms, run_outcome, Pacer, Ticket};
 pub use wave_session::pacer::{AUTOPLAY_SPEEDS, RECOMPILE_DEBOUNCE_MS};
 use wave_session::{NumberFormat, RunProgress, Session};
 
+/// How long after the last change the moment is autosaved.
+const AUTOSAVE_DELAY_MS: u64 = 700;
 /// localStorage key of the autosaved work.
 pub const AUTOSAVE_KEY: &str = "wave-playground.autosave";
 /// localStorage key of the theme choice ("light", "dark" or "system").
@@ -53,6 +55,8 @@ pub struct Ctx {
     /// The editor's text (ahead of the session while a recompile is pending).
     pub text: RwSignal<String>,
     pending_recompile: StoredValue<Option<TimeoutHandle>, LocalStorage>,
+    /// The autosave due a moment after the last change (see [`Ctx::refresh`]).
+    pending_autosave: StoredValue<Option<TimeoutHandle>, LocalStorage>,
     /// A time-sliced run is in progress.
     pub running: RwSignal<bool>,
     /// Which run or autoplay is current, slice sizes, run timings, the result check's claim.
@@ -81,6 +85,7 @@ impl Ctx {
             version: RwSignal::new(0),
             text: RwSignal::new(text),
             pending_recompile: StoredValue::new_local(None),
+            pending_autosave: StoredValue::new_local(None),
             running: RwSignal::new(false),
             pacer: StoredValue::new(Pacer::default()),
             run_time_ms: RwSignal::new(None),
@@ -186,11 +191,25 @@ impl Ctx {
         self.session.try_update_value(f)
     }
 
+    /// Tells the views the session changed, and saves where the work stands once changes pause
+    /// (a step does not wait for the encoding and the storage write).
     fn refresh(&self) {
         self.version.try_update(|v| *v = v.wrapping_add(1));
+        let ctx = *self;
+        let handle = set_timeout_with_handle(
+            move || ctx.autosave(),
+            Duration::from_millis(AUTOSAVE_DELAY_MS),
+        )
+        .ok();
+        if let Some(Some(previous)) = self
+            .pending_autosave
+            .try_update_value(|p| std::mem::replace(p, handle))
+        {
+            previous.clear();
+        }
     }
 
-    /// Keeps the work (source and configuration) in local storage.
+    /// Keeps the work (source, configuration, and where it stands) in local storage.
     pub fn autosave(&self) {
         if let Some(text) = self.session.try_with_value(|s| s.autosave()) {
             storage_set(AUTOSAVE_KEY, &text);

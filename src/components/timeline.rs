@@ -129,8 +129,8 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
     if canvas.width() != width || canvas.height() != height {
         canvas.set_width(width);
         canvas.set_height(height);
-        let _ = web_sys::HtmlElement::style(canvas)
-            .set_property("height", &format!("{css_height}px"));
+        let _ =
+            web_sys::HtmlElement::style(canvas).set_property("height", &format!("{css_height}px"));
     }
     let _ = context.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
     context.clear_rect(0.0, 0.0, css_width, css_height);

@@ -155,3 +155,29 @@ test('the timeline moves by keyboard and pointer, and a click on a cell selects 
   await expect(page.getByText(/^steps \d+–\d+ of \d+/)).toBeVisible();
   await expect(timeline).toHaveAttribute('aria-valuenow', '5');
 });
+
+// The moment in the page's autosave (see playground.spec.mjs for the format), or null.
+const autosavedMoment = (page) => page.evaluate(async () => {
+  const saved = localStorage.getItem('wave-playground.autosave');
+  if (!saved) return null;
+  const body = saved.slice(saved.indexOf('.') + 1).replace(/-/g, '+').replace(/_/g, '/');
+  const bytes = Uint8Array.from(atob(body.padEnd(Math.ceil(body.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
+  const json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return JSON.parse(await new Response(json).text()).moment ?? null;
+});
+
+test('a reload comes back to the step, wave and lane the work stood at', async ({ page }) => {
+  await openLesson(page, 'nested-if', '8,1,1', 8);
+  for (let i = 0; i < 6; i++) {
+    const before = await stepCount(page).textContent();
+    await button(page, 'Step').click();
+    await expect(stepCount(page)).not.toHaveText(before);
+  }
+  await laneGroup(page).getByRole('button', { name: /^Lane 6:/ }).click();
+  const here = await shown(page);
+  await expect.poll(() => autosavedMoment(page)).toMatchObject({ steps: 6, lane: 6 });
+  await page.reload();
+  await expect(stepCount(page)).toHaveText('step 6');
+  await expect(page.getByText(/^Lane 6: /)).toBeVisible();
+  await expect.poll(() => shown(page)).toEqual({ ...here });
+});

@@ -114,6 +114,21 @@ struct AutosavePayload {
     check: Option<Check>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     example: Option<String>,
+    /// Where the work stood (absent in autosaves of earlier versions, and at the start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    moment: Option<Moment>,
+}
+
+/// A moment of a run: the step, the selected wave and lane, the timeline's zoom.
+#[derive(Serialize, Deserialize)]
+struct Moment {
+    steps: u64,
+    wave: u32,
+    lane: u32,
+    #[serde(default)]
+    zoom: u64,
+    #[serde(default)]
+    trapped: bool,
 }
 
 fn encode<T: Serialize>(tag: &str, payload: &T) -> String {
@@ -190,14 +205,13 @@ impl Session {
         session.check = payload.check;
         session.remember_example(payload.example.as_deref());
         session.breakpoints = payload.breakpoints.into_iter().collect();
-        session.run_to_step(payload.steps);
-        if payload.trapped && session.state.can_run() {
-            session.run_slice(1);
-        }
-        session.select_wave(payload.wave);
-        session.select_lane(payload.lane);
-        session.set_timeline_zoom(payload.zoom);
-        session.before = session.snapshot();
+        session.go_to_moment(&Moment {
+            steps: payload.steps,
+            wave: payload.wave,
+            lane: payload.lane,
+            zoom: payload.zoom,
+            trapped: payload.trapped,
+        })?;
         Ok(session)
     }
 
@@ -210,16 +224,52 @@ impl Session {
                 form: self.form.clone(),
                 check: self.check,
                 example: self.example().map(str::to_string),
+                moment: self.moment(),
             },
         )
     }
 
-    /// A session from an autosave string (reset, nothing run).
+    /// Where the work stands, unless that is the start with nothing selected or zoomed.
+    fn moment(&self) -> Option<Moment> {
+        let moment = Moment {
+            steps: self.step_count(),
+            wave: self.selection.wave,
+            lane: self.selection.lane,
+            zoom: self.timeline_zoom(),
+            trapped: matches!(self.state, crate::status::RunState::Trapped(_)),
+        };
+        let at_start = moment.steps == 0 && moment.wave == 0 && moment.lane == 0;
+        (!at_start || moment.zoom != 0).then_some(moment)
+    }
+
+    /// Takes the session to `moment`: re-runs to its step and selects its wave and lane.
+    fn go_to_moment(&mut self, moment: &Moment) -> Result<(), LinkError> {
+        if moment.steps > MAX_LINK_STEPS {
+            return Err(LinkError::TooManySteps(moment.steps));
+        }
+        self.run_to_step(moment.steps);
+        if moment.trapped && self.state.can_run() {
+            self.run_slice(1);
+        }
+        self.select_wave(moment.wave);
+        self.select_lane(moment.lane);
+        self.set_timeline_zoom(moment.zoom);
+        self.before = self.snapshot();
+        Ok(())
+    }
+
+    /// A session from an autosave string, at the moment it was saved (at the start for an
+    /// autosave of an earlier version, or one whose moment cannot be reached).
     pub fn restore_autosave(text: &str) -> Result<Session, LinkError> {
         let payload: AutosavePayload = decode(AUTOSAVE_VERSION, text)?;
         let mut session = Session::new(&payload.source, payload.form);
         session.check = payload.check;
         session.remember_example(payload.example.as_deref());
+        if let Some(moment) = &payload.moment {
+            if session.go_to_moment(moment).is_err() {
+                session.reset();
+            }
+        }
         Ok(session)
     }
 }

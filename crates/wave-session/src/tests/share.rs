@@ -118,7 +118,14 @@ fn autosave_round_trips_and_rejects_share_links() {
     let back = Session::restore_autosave(&saved).unwrap();
     assert_eq!(back.source(), s.source());
     assert_eq!(back.form(), s.form());
-    assert_eq!(back.state(), &RunState::Ready);
+    // The moment comes back too: one step in.
+    assert_eq!(back.step_count(), 1);
+    assert_eq!(
+        back.state(),
+        &RunState::Paused {
+            at_breakpoint: false
+        }
+    );
     assert_eq!(
         Session::restore_autosave(&s.share_state()).err(),
         Some(LinkError::UnknownVersion("v1".to_string()))
@@ -245,4 +252,27 @@ fn an_edited_example_keeps_its_explanation_until_it_is_another_kernel() {
     let mut t = lesson("loop-exit");
     t.set_source(".kernel mine\n    halt\n.end\n");
     assert_eq!(t.example(), None);
+}
+
+#[test]
+fn an_autosave_keeps_the_moment_and_one_without_a_moment_opens_at_the_start() {
+    let mut s = super::lesson("nested-if");
+    for _ in 0..7 {
+        s.step();
+    }
+    s.select_wave(0);
+    s.select_lane(5);
+    s.zoom_timeline(2.0);
+    let saved = s.autosave();
+    let restored = Session::restore_autosave(&saved).expect("opens");
+    assert_eq!(restored.step_count(), 7);
+    assert_eq!(restored.selection().lane, 5);
+    assert_eq!(restored.timeline_zoom(), s.timeline_zoom());
+    assert!(restored.machine().expect("m").checkpoint() == s.machine().expect("m").checkpoint());
+
+    // At the start nothing but the work is written, as earlier versions wrote it.
+    let fresh = super::lesson("nested-if");
+    let at_start = Session::restore_autosave(&fresh.autosave()).expect("opens");
+    assert_eq!(at_start.step_count(), 0);
+    assert_eq!(at_start.state(), &crate::RunState::Ready);
 }

@@ -406,3 +406,51 @@ fn a_long_run_zoomed_out_shows_stretches_and_zooms_in_to_instructions() {
     s.zoom_timeline(0.0);
     assert_eq!(s.timeline_window(), end);
 }
+
+#[test]
+fn step_over_uniform_ifs_and_a_call_lands_after_them() {
+    let source = "\
+.kernel uniform
+    mov_sr r0, sr_lane_id
+    mov_imm r1, 100
+    mov_imm r2, 1
+    icmp_lt p0, r0, r1
+    if p0
+        iadd r3, r3, r2
+    endif
+    icmp_gt p1, r0, r1
+    if p1
+        iadd r4, r4, r2
+    else
+        iadd r5, r5, r2
+    endif
+    call twice
+    iadd r6, r6, r2
+    halt
+twice:
+    iadd r7, r7, r2
+    iadd r7, r7, r2
+    return
+.end
+";
+    let mut s = session(source, 8, 8);
+    for (at, after) in [
+        ("if p0", "icmp_gt p1, r0, r1"),
+        ("if p1", "call twice"),
+        ("call twice", "iadd r6, r6, r2"),
+    ] {
+        while s.current_line() != Some(line(&s, at)) {
+            assert!(s.step(), "to {at}");
+        }
+        assert!(s.step_over());
+        finish_move(&mut s);
+        assert_eq!(s.current_line(), Some(line(&s, after)), "over {at}");
+        assert!(s.stack().is_empty());
+        assert_eq!(s.lanes().iter().filter(|l| l.active).count(), 8);
+    }
+    assert_eq!(
+        s.selected_wave().expect("wave").row(7)[..8],
+        [2; 8],
+        "the call ran whole"
+    );
+}
