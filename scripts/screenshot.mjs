@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Makes README's screenshot (assets/screenshot.png) from the built page: serves dist/, opens the
 // "Break inside if" lesson in headless Chromium, steps until the wave has diverged inside its
-// loop, and captures the window.
+// loop, steps on and comes back there (so the timeline shows both sides), and captures the window.
 // Usage (after `trunk build --release`): node scripts/screenshot.mjs [--out FILE] [--theme dark]
 import { chromium } from '@playwright/test';
 import { createServer } from 'node:http';
@@ -48,6 +48,20 @@ try {
     await step.click();
     await page.waitForFunction((text) => document.querySelector('.machine-body')?.innerText !== text, before);
   }
+  // Run on past it and come back, so the timeline shows what comes next as well.
+  const stepCount = page.getByText(/^step \d+$/);
+  const here = (await stepCount.textContent()).replace('step ', '');
+  for (let i = 0; i < 30; i += 1) {
+    const before = await stepCount.textContent();
+    await step.click();
+    await page.waitForFunction((text) => document.querySelector('.step-count')?.textContent !== text, before);
+  }
+  const goTo = page.getByRole('spinbutton', { name: 'Go to step' });
+  await goTo.fill(here);
+  await goTo.press('Enter');
+  await page.waitForFunction((text) => document.querySelector('.step-count')?.textContent === text, `step ${here}`);
+  await goTo.fill('');
+  await page.getByRole('slider', { name: 'Timeline' }).focus();
   // Let the stack's entry animation finish before the picture is taken.
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   await page.screenshot({ path: out });

@@ -138,13 +138,17 @@ impl Session {
                 (starts[n - 2] + 1, Some(from))
             }
         };
-        let landing = self
-            .landings
-            .get(&target)
-            .copied()
-            .or(from.map(|from| Landing { from, events: true }));
-        self.arrive(target, landing);
+        self.arrive(target, self.landing_at(target, from));
         true
+    }
+
+    /// How to show step `step`: as the command that ended there showed it, else from `from`
+    /// with the events in between.
+    fn landing_at(&self, step: u64, from: Option<u64>) -> Option<Landing> {
+        self.landings
+            .get(&step)
+            .copied()
+            .or(from.map(|from| Landing { from, events: true }))
     }
 
     /// Goes to step `target` (back or forward). A step past the end goes to the end and says
@@ -452,12 +456,7 @@ impl Session {
         match found {
             Some((step, from)) => {
                 self.travel_note = None;
-                let landing = self
-                    .landings
-                    .get(&step)
-                    .copied()
-                    .or(from.map(|from| Landing { from, events: true }));
-                self.arrive(step, landing);
+                self.arrive(step, self.landing_at(step, from));
                 true
             }
             None => {
