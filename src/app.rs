@@ -30,7 +30,7 @@ pub fn default_session() -> Session {
 /// The autosaved work, or the default kernel.
 fn saved_session() -> Session {
     storage_get(AUTOSAVE_KEY)
-        .and_then(|text| Session::restore_autosave(&text).ok())
+        .and_then(|text| Session::restore_autosave_opening(&text).ok())
         .unwrap_or_else(default_session)
 }
 
@@ -44,7 +44,7 @@ fn initial_session() -> (Session, Option<String>) {
     if hash.is_empty() {
         return (saved_session(), None);
     }
-    match Session::restore(hash) {
+    match Session::restore_opening(hash) {
         Ok(session) => (session, None),
         Err(error) => (
             saved_session(),
@@ -92,6 +92,11 @@ pub fn App() -> impl IntoView {
     let ctx = Ctx::new(session);
     ctx.alert.set(alert);
     provide_context(ctx);
+    // A link or autosave heading for a step gets there in slices, like Run (the page answers
+    // meanwhile, and Pause stops it where it is).
+    if ctx.peek(|s| s.opening().is_some()) {
+        ctx.run();
+    }
     // A link to a finished run with a result check: compute it.
     ctx.check_if_pending();
     crate::components::header::apply_theme(&crate::components::header::stored_theme());

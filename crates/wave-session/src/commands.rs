@@ -21,6 +21,7 @@ impl Session {
         self.machine = None;
         self.history = None;
         self.motion = None;
+        self.opening = None;
         self.run_target = None;
         self.last_events.clear();
         self.check_run = None;
@@ -111,6 +112,9 @@ impl Session {
         if !self.state.can_run() {
             return RunProgress::Idle;
         }
+        if let Some(moment) = self.opening {
+            return self.opening_slice(moment, max_steps);
+        }
         if let Some(motion) = self.motion {
             // A move steps one wave at a time, several scheduled instructions each.
             return self.motion_slice(motion, (max_steps / 8).max(1));
@@ -168,6 +172,7 @@ impl Session {
     pub fn pause(&mut self) {
         self.run_target = None;
         self.motion = None;
+        self.opening = None;
         if self.state == RunState::Running {
             self.state = RunState::Paused {
                 at_breakpoint: false,

@@ -64,6 +64,8 @@ pub struct Session {
     pub(crate) end_known: bool,
     /// Steps the timeline shows at once (0: the whole run).
     pub(crate) timeline_zoom: u64,
+    /// The moment a link or autosave being opened is heading for (see `share`).
+    pub(crate) opening: Option<crate::share::Moment>,
     /// Timeline columns already built (see `timeline`).
     pub(crate) timeline_cache: Option<crate::timeline::ColumnCache>,
     pub(crate) state: RunState,
@@ -131,6 +133,7 @@ impl Session {
             end_known: false,
             timeline_zoom: 0,
             timeline_cache: None,
+            opening: None,
             state: RunState::Ready,
             breakpoints: BTreeSet::new(),
             run_target: None,

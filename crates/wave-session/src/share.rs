@@ -120,15 +120,15 @@ struct AutosavePayload {
 }
 
 /// A moment of a run: the step, the selected wave and lane, the timeline's zoom.
-#[derive(Serialize, Deserialize)]
-struct Moment {
-    steps: u64,
-    wave: u32,
-    lane: u32,
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(crate) struct Moment {
+    pub(crate) steps: u64,
+    pub(crate) wave: u32,
+    pub(crate) lane: u32,
     #[serde(default)]
-    zoom: u64,
+    pub(crate) zoom: u64,
     #[serde(default)]
-    trapped: bool,
+    pub(crate) trapped: bool,
 }
 
 fn encode<T: Serialize>(tag: &str, payload: &T) -> String {
@@ -194,9 +194,10 @@ impl Session {
         )
     }
 
-    /// Opens a share link (with or without its leading `#`): the same source and configuration,
-    /// re-run to the same step, with the same selection.
-    pub fn restore(hash: &str) -> Result<Session, LinkError> {
+    /// Opens a share link (with or without its leading `#`): the same source, configuration and
+    /// selection, heading for the same step: [`Session::run_slice`] gets there in slices, like
+    /// Run ([`Session::opening`] says where to while it does).
+    pub fn restore_opening(hash: &str) -> Result<Session, LinkError> {
         let payload: SharePayload = decode(LINK_VERSION, hash)?;
         if payload.steps > MAX_LINK_STEPS {
             return Err(LinkError::TooManySteps(payload.steps));
@@ -205,7 +206,7 @@ impl Session {
         session.check = payload.check;
         session.remember_example(payload.example.as_deref());
         session.breakpoints = payload.breakpoints.into_iter().collect();
-        session.go_to_moment(&Moment {
+        session.head_for_moment(Moment {
             steps: payload.steps,
             wave: payload.wave,
             lane: payload.lane,
@@ -231,6 +232,9 @@ impl Session {
 
     /// Where the work stands, unless that is the start with nothing selected or zoomed.
     fn moment(&self) -> Option<Moment> {
+        if let Some(opening) = self.opening {
+            return Some(opening);
+        }
         let moment = Moment {
             steps: self.step_count(),
             wave: self.selection.wave,
@@ -242,34 +246,48 @@ impl Session {
         (!at_start || moment.zoom != 0).then_some(moment)
     }
 
-    /// Takes the session to `moment`: re-runs to its step and selects its wave and lane.
-    fn go_to_moment(&mut self, moment: &Moment) -> Result<(), LinkError> {
+    /// Sets the session out towards `moment`: the next [`Session::run_slice`] calls run to its
+    /// step in slices, like Run, then select its wave and lane (see [`Session::opening`]).
+    fn head_for_moment(&mut self, moment: Moment) -> Result<(), LinkError> {
         if moment.steps > MAX_LINK_STEPS {
             return Err(LinkError::TooManySteps(moment.steps));
-        }
-        self.run_to_step(moment.steps);
-        if moment.trapped && self.state.can_run() {
-            self.run_slice(1);
         }
         self.select_wave(moment.wave);
         self.select_lane(moment.lane);
         self.set_timeline_zoom(moment.zoom);
-        self.before = self.snapshot();
+        if self.state.can_run() && (moment.steps > 0 || moment.trapped) {
+            self.opening = Some(moment);
+        }
         Ok(())
     }
 
-    /// A session from an autosave string, at the moment it was saved (at the start for an
-    /// autosave of an earlier version, or one whose moment cannot be reached).
-    pub fn restore_autosave(text: &str) -> Result<Session, LinkError> {
+    /// A session from an autosave string, heading for the moment it was saved (as
+    /// [`Session::restore_opening`]; at the start for an autosave of an earlier version, or one
+    /// whose moment cannot be reached).
+    pub fn restore_autosave_opening(text: &str) -> Result<Session, LinkError> {
         let payload: AutosavePayload = decode(AUTOSAVE_VERSION, text)?;
         let mut session = Session::new(&payload.source, payload.form);
         session.check = payload.check;
         session.remember_example(payload.example.as_deref());
-        if let Some(moment) = &payload.moment {
-            if session.go_to_moment(moment).is_err() {
+        if let Some(moment) = payload.moment {
+            if session.head_for_moment(moment).is_err() {
                 session.reset();
             }
         }
+        Ok(session)
+    }
+
+    /// [`Session::restore_opening`], run to its moment at once.
+    pub fn restore(hash: &str) -> Result<Session, LinkError> {
+        let mut session = Session::restore_opening(hash)?;
+        session.finish_opening();
+        Ok(session)
+    }
+
+    /// [`Session::restore_autosave_opening`], run to its moment at once.
+    pub fn restore_autosave(text: &str) -> Result<Session, LinkError> {
+        let mut session = Session::restore_autosave_opening(text)?;
+        session.finish_opening();
         Ok(session)
     }
 }

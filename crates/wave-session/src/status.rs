@@ -96,7 +96,10 @@ impl Session {
                     place
                 }
             }
-            RunState::Running => "running…".to_string(),
+            RunState::Running => match self.opening() {
+                Some(step) => format!("going to step {step}…"),
+                None => "running…".to_string(),
+            },
             RunState::Finished => {
                 format!("finished after {} wave-instructions", self.step_count())
             }

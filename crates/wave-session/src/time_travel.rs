@@ -9,10 +9,11 @@
 
 use wave_engine::instr::Op;
 use wave_engine::machine::{
-    Event, EventKind, History, Machine, NoEvents, Stop, WaveStatus, DEFAULT_BUDGET,
+    Arrival, Event, EventKind, History, Machine, NoEvents, Stop, WaveStatus, DEFAULT_BUDGET,
 };
 
 use crate::session::Session;
+use crate::share::Moment;
 use crate::status::{RunProgress, RunState};
 
 /// Events kept on show after a move that ran many instructions (the latest ones).
@@ -535,6 +536,53 @@ impl Session {
                 return latest;
             }
             window = window.saturating_mul(4);
+        }
+    }
+}
+
+/// Opening a link or autosave: the run to its moment, in slices.
+impl Session {
+    /// The step a link or autosave being opened is heading for, while the run there goes on.
+    pub fn opening(&self) -> Option<u64> {
+        self.opening.map(|m| m.steps)
+    }
+
+    /// One slice of the run to the opened moment: at most `max_steps` steps.
+    pub(crate) fn opening_slice(&mut self, moment: Moment, max_steps: u64) -> RunProgress {
+        let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) else {
+            self.opening = None;
+            return RunProgress::Idle;
+        };
+        if history.go_to(machine, moment.steps, max_steps.max(1)) == Arrival::OnTheWay {
+            self.state = RunState::Running;
+            return RunProgress::Running;
+        }
+        self.opening = None;
+        self.state = RunState::Paused {
+            at_breakpoint: false,
+        };
+        self.go_to_step(moment.steps);
+        // A trap that executes nothing happens on the attempt after the last counted step.
+        if moment.trapped && self.state.can_run() {
+            self.run_slice(1);
+        }
+        self.select_wave(moment.wave);
+        self.select_lane(moment.lane);
+        self.before = self.snapshot();
+        self.travel_note = None;
+        match self.state {
+            RunState::Finished => RunProgress::Finished,
+            RunState::Trapped(_) => RunProgress::Trapped,
+            _ => RunProgress::Paused {
+                line: self.current_line().unwrap_or(0),
+            },
+        }
+    }
+
+    /// Runs the opening of a link or autosave to its end in one go (tests, the command line).
+    pub(crate) fn finish_opening(&mut self) {
+        while self.opening.is_some() {
+            self.run_slice(u64::MAX);
         }
     }
 }

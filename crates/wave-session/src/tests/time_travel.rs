@@ -454,3 +454,46 @@ twice:
         "the call ran whole"
     );
 }
+
+#[test]
+fn a_link_opens_in_slices_like_a_run_and_pause_stops_it_where_it_is() {
+    let mut s = lesson("break-continue");
+    s.run_all();
+    let end = s.step_count();
+    s.go_to_step(end - 3);
+    s.select_lane(2);
+    let link = s.share_state();
+
+    let mut opening = Session::restore_opening(&link).expect("opens");
+    assert_eq!(opening.step_count(), 0);
+    assert_eq!(opening.opening(), Some(end - 3));
+    assert_eq!(opening.run_slice(4), RunProgress::Running);
+    assert_eq!(opening.step_count(), 4);
+    assert_eq!(opening.status_text(), format!("going to step {}…", end - 3));
+    // What an autosave written now keeps is where it is going, not where it stands.
+    let saved = Session::restore_autosave(&opening.autosave()).expect("opens");
+    assert_eq!(saved.step_count(), end - 3);
+    let mut slices = 1;
+    while opening.run_slice(4) == RunProgress::Running {
+        slices += 1;
+    }
+    assert!(slices > 1);
+    assert_eq!(opening.opening(), None);
+    assert_eq!(
+        shown(&opening),
+        shown(&Session::restore(&link).expect("opens"))
+    );
+    assert_eq!(opening.selection().lane, 2);
+
+    let mut paused = Session::restore_opening(&link).expect("opens");
+    paused.run_slice(5);
+    paused.pause();
+    assert_eq!(paused.opening(), None);
+    assert_eq!(paused.step_count(), 5);
+    assert_eq!(
+        paused.state(),
+        &RunState::Paused {
+            at_breakpoint: false
+        }
+    );
+}
