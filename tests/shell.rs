@@ -841,3 +841,60 @@ async fn the_register_cells_wait_while_only_the_header_row_is_on_screen() {
     let r0 = register_cells(root, "r0");
     assert!(r0.iter().all(|c| *c == ("1".to_string(), true)), "{r0:?}");
 }
+
+fn stack_items(root: &web_sys::HtmlElement) -> Vec<String> {
+    all(root, "[aria-label='Divergence stack'] > [role=listitem]")
+        .iter()
+        .map(text)
+        .collect()
+}
+
+/// What a step shows: the status, every lane's accessible name, the stack's items, the
+/// register rows, and the timeline slider's value and text.
+fn shown_views(root: &web_sys::HtmlElement) -> Vec<String> {
+    let timeline = one(root, "[role=slider][aria-label=Timeline]");
+    let mut shown = vec![
+        status(root),
+        timeline.get_attribute("aria-valuenow").unwrap_or_default(),
+        timeline.get_attribute("aria-valuetext").unwrap_or_default(),
+    ];
+    shown.extend(lane_labels(root));
+    shown.extend(stack_items(root));
+    shown.extend(all(root, ".registers tbody tr").iter().map(text));
+    shown
+}
+
+#[wasm_bindgen_test]
+async fn step_back_shows_every_view_as_the_step_forward_did() {
+    let mounted = mount().await;
+    let root = &mounted.root;
+    let back = button(root, "Step back");
+    assert!(
+        back.has_attribute("disabled"),
+        "nothing to go back to at the start"
+    );
+    let mut forward = vec![shown_views(root)];
+    for _ in 0..10 {
+        step(root, 1).await;
+        wait_until(
+            || stack_items(root).len() == all(root, "[aria-label='Divergence stack'] > *").len(),
+            "the stack's animations to end",
+        )
+        .await;
+        forward.push(shown_views(root));
+    }
+    assert!(
+        forward.windows(2).all(|pair| pair[0] != pair[1]),
+        "every step changed something"
+    );
+    for (index, expected) in forward.iter().enumerate().rev().skip(1) {
+        back.click();
+        leptos::task::tick().await;
+        wait_until(
+            || shown_views(root) == *expected,
+            &format!("the views of step {index} after Step back"),
+        )
+        .await;
+    }
+    assert!(back.has_attribute("disabled"), "back at the start");
+}

@@ -46,4 +46,6 @@ pub use stack::{FrameView, MaskRow};
 pub use stats_view::{LineHeat, StatsView};
 pub use status::{RunProgress, RunState};
 pub use table_window::{Axis, Rect, TableWindow, OVERSCAN, UNMEASURED_ITEMS};
-pub use timeline::{LaneCell, TimelineColumn, TimelineView, FINE_STEPS, MIN_WINDOW};
+pub use timeline::{
+    LaneCell, TimelineColumn, TimelineView, FINE_STEPS, MIN_WINDOW, REPLAYED_STEPS,
+};

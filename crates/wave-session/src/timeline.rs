@@ -1,7 +1,8 @@
 //! The timeline: the selected wave's lanes over time, one column per instruction it executed
 //! (each lane active, or inactive with its reason), marked at its events; zoomed out past
-//! [`FINE_STEPS`], one column per stretch between the history's samples (a sixteenth of the
-//! spacing of its checkpoints) with the SIMD efficiency there.
+//! [`FINE_STEPS`], one column per stretch with the SIMD efficiency there: up to
+//! [`REPLAYED_STEPS`] the window is replayed at full speed in equal stretches, beyond that the
+//! history's samples (a sixteenth of its checkpoint spacing) are the stretches.
 //!
 //! Instruction columns are rebuilt by replaying the visible steps one instruction at a time from
 //! the nearest checkpoint, so a window costs about as much as the steps it shows.
@@ -15,6 +16,11 @@ use crate::stack::lanes_text;
 pub const FINE_STEPS: u64 = 4096;
 /// Narrowest window, in steps.
 pub const MIN_WINDOW: u64 = 16;
+/// Widest window, in steps, whose stretches are measured by replaying it (wider ones use the
+/// history's samples).
+pub const REPLAYED_STEPS: u64 = 16 * FINE_STEPS;
+/// Stretches a replayed window is cut into.
+const REPLAYED_COLUMNS: u64 = 256;
 
 /// What one lane was doing when an instruction ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,6 +295,8 @@ impl Session {
         let fine = last - first <= FINE_STEPS;
         let columns = if fine {
             self.instruction_columns(wave, first, last)?
+        } else if last - first <= REPLAYED_STEPS {
+            self.replayed_stretches(first, last)?
         } else {
             self.stretch_columns(first, last)
         };
@@ -399,6 +407,52 @@ impl Session {
                     .find_map(|e| mark_of(e.kind));
                 columns.push(column);
             }
+            if stop != Stop::SliceUsed {
+                break;
+            }
+        }
+        history.go_to(machine, now, u64::MAX);
+        Some(columns)
+    }
+
+    /// Up to [`REPLAYED_COLUMNS`] equal stretches of `first..last`, each with its SIMD
+    /// efficiency, measured by replaying the window at full speed; leaves the machine where it
+    /// stood.
+    fn replayed_stretches(&mut self, first: u64, last: u64) -> Option<Vec<TimelineColumn>> {
+        let now = self.step_count();
+        let history = self.history.as_mut()?;
+        let machine = self.machine.as_mut()?;
+        history.go_to(machine, first, u64::MAX);
+        let length = (last - first).div_ceil(REPLAYED_COLUMNS).max(1);
+        let mut columns = Vec::new();
+        while machine.step_count() < last {
+            let from = machine.step_count();
+            let before = (
+                machine.stats().active_lane_instructions,
+                machine.stats().lane_slots,
+            );
+            let stop = machine.run(
+                length.min(last - from),
+                &[],
+                &mut wave_engine::machine::NoEvents,
+            );
+            let to = machine.step_count();
+            if to == from {
+                break;
+            }
+            let slots = machine.stats().lane_slots - before.1;
+            columns.push(TimelineColumn {
+                first: from,
+                step: to,
+                line: 0,
+                lanes: Vec::new(),
+                efficiency: if slots == 0 {
+                    1.0
+                } else {
+                    (machine.stats().active_lane_instructions - before.0) as f32 / slots as f32
+                },
+                mark: None,
+            });
             if stop != Stop::SliceUsed {
                 break;
             }

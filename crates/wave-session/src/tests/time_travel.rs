@@ -392,6 +392,19 @@ fn a_long_run_zoomed_out_shows_stretches_and_zooms_in_to_instructions() {
     assert!(looping.iter().all(|c| c.efficiency == 1.0));
     assert!(exit.efficiency < 1.0);
     s.go_to_step(end / 2);
+    // Half the run: narrow enough to be replayed into equal stretches.
+    s.zoom_timeline(2.0);
+    assert!(s.timeline_window() <= crate::REPLAYED_STEPS);
+    let half = s.timeline().expect("a timeline");
+    assert!(!half.fine);
+    assert!(half.columns.len() > 200, "{} stretches", half.columns.len());
+    assert!(half.columns.iter().all(|c| c.efficiency == 1.0));
+    assert!(half.columns.windows(2).all(|p| p[0].step == p[1].first));
+    assert_eq!(
+        s.step_count(),
+        end / 2,
+        "the replay leaves the machine where it was"
+    );
     while s.timeline_window() > crate::FINE_STEPS {
         s.zoom_timeline(2.0);
     }
