@@ -6,6 +6,7 @@ set -euo pipefail
 
 TRUNK_VERSION="0.21.14"
 WASM_BINDGEN_VERSION="0.2.130"
+GECKODRIVER_VERSION="0.37.1"
 WASM_OPT_VERSION="132"
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -74,3 +75,17 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
 fi
 has_version chromedriver "$(chromium --version 2>/dev/null | grep -oE '[0-9]+\.[0-9.]+' | head -1)" \
   || die "chromedriver does not match chromium: $(chromedriver --version) vs $(chromium --version)"
+
+# Firefox for the DOM tests: Debian's ESR, and geckodriver built from crates.io (its releases are
+# binaries on GitHub, which this project does not download).
+if ! command -v firefox-esr >/dev/null 2>&1 && ! command -v firefox >/dev/null 2>&1; then
+  say "installing Debian firefox-esr"
+  as_root apt-get update -qq || die "apt-get update failed"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null \
+    || die "apt-get install firefox-esr failed"
+fi
+if ! has_version geckodriver "$GECKODRIVER_VERSION"; then
+  say "installing geckodriver $GECKODRIVER_VERSION (about 2 minutes)"
+  cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked \
+    || die "cargo install geckodriver $GECKODRIVER_VERSION failed"
+fi

@@ -64,6 +64,10 @@ step "clippy (native)"                cargo clippy --workspace --all-targets --l
 step "clippy (wasm32)"                cargo clippy --workspace --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
 step "cargo test (native)"            cargo test --workspace --locked
 step "browser tests (wasm-bindgen-test, headless Chromium)" \
+                                      env CHROMEDRIVER="$(command -v chromedriver)" \
+                                      cargo test -p wave-playground --locked --target wasm32-unknown-unknown
+step "browser tests (wasm-bindgen-test, headless Firefox)" \
+                                      env GECKODRIVER="$(command -v geckodriver)" \
                                       cargo test -p wave-playground --locked --target wasm32-unknown-unknown
 step "trunk build --release"          trunk build --release --offline
 step "end-to-end (Playwright, Chromium)" end_to_end
