@@ -230,6 +230,15 @@ pub fn Controls() -> impl IntoView {
             >
                 "Reverse continue"
             </button>
+            <button
+                type="button"
+                class="btn"
+                disabled=move || !can_step_back()
+                title="Back to the last time a wave was about to run the line of the editor's caret"
+                on:click=move |_| ctx.reverse_to_cursor()
+            >
+                "Back to cursor"
+            </button>
         </div>
         // Above the status and the event list, whose heights change with each move: a drag
         // along the timeline must not move it.

@@ -311,7 +311,7 @@ impl Ctx {
     }
 
     /// A move back in time that the session makes at once (previous event, reverse continue).
-    pub fn travel(&self, travel: fn(&mut Session) -> bool) {
+    pub fn travel(&self, travel: impl FnOnce(&mut Session) -> bool) {
         self.commit_source();
         self.stop();
         self.act(travel);
@@ -334,6 +334,12 @@ impl Ctx {
     pub fn replaying<R>(&self, f: impl FnOnce(&mut Session) -> R) -> Option<R> {
         self.version.track();
         self.session.try_update_value(f)
+    }
+
+    /// Back to the latest earlier step that was about to run the editor caret's line.
+    pub fn reverse_to_cursor(&self) {
+        let line = self.cursor_line.get_untracked();
+        self.travel(move |s| s.reverse_to_line(line));
     }
 
     /// Shows what the last move in time had to say, if anything.

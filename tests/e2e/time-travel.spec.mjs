@@ -181,3 +181,23 @@ test('a reload comes back to the step, wave and lane the work stood at', async (
   await expect(page.getByText(/^Lane 6: /)).toBeVisible();
   await expect.poll(() => shown(page)).toEqual({ ...here });
 });
+
+test('Back to cursor returns to the last time the caret line was about to run', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('loop-exit');
+  const editor = page.getByRole('textbox', { name: 'Kernel source' });
+  const lines = (await editor.inputValue()).split('\n');
+  const body = lines.findIndex((l) => l.includes('iadd    r1, r1, r2')) + 1;
+  expect(body).toBeGreaterThan(0);
+  await button(page, 'Run').click();
+  await expect(page.getByRole('status')).toHaveText(/^finished after/);
+  await editor.click();
+  await page.keyboard.press('Control+Home');
+  for (let i = 1; i < body; i++) await page.keyboard.press('ArrowDown');
+  await button(page, 'Back to cursor').click();
+  await expect(page.getByRole('status')).toHaveText(`paused at line ${body}`);
+  const last = await stepCount(page).textContent();
+  await button(page, 'Back to cursor').click();
+  await expect(stepCount(page)).not.toHaveText(last);
+  await expect(page.getByRole('status')).toHaveText(`paused at line ${body}`);
+});

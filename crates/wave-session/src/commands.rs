@@ -367,7 +367,7 @@ impl Session {
             .collect()
     }
 
-    fn instruction_line_at_or_after(&self, line: u32) -> Option<u32> {
+    pub(crate) fn instruction_line_at_or_after(&self, line: u32) -> Option<u32> {
         self.kernel()?
             .lines
             .iter()

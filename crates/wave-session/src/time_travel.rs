@@ -453,6 +453,40 @@ impl Session {
         moved
     }
 
+    /// Run to cursor backwards: goes back to the latest earlier step at which a wave was about
+    /// to run the first instruction of `line` (or of the next line that has one). Returns false
+    /// when the run has not been there before this step.
+    pub fn reverse_to_line(&mut self, line: u32) -> bool {
+        let Some(target) = self.instruction_line_at_or_after(line) else {
+            self.travel_note = Some(format!("No instruction at or after line {line}."));
+            return false;
+        };
+        let Some(kernel) = self.kernel() else {
+            return false;
+        };
+        let at_line: Vec<bool> = kernel.lines.iter().map(|l| *l == target).collect();
+        let found = self.search_back_before(|machine| {
+            let workgroup = machine.workgroup();
+            workgroup
+                .pick()
+                .and_then(|w| workgroup.waves.get(w))
+                .is_some_and(|w| at_line.get(w.pc as usize).copied().unwrap_or(false))
+        });
+        let moved = self.land_after_search(
+            found.map(|step| (step, None)),
+            &format!("The run has not been at line {target} before this step."),
+        );
+        if moved {
+            if let Some(wave) = self.machine.as_ref().and_then(|m| m.workgroup().pick()) {
+                self.selection.wave = wave as u32;
+            }
+            self.state = RunState::Paused {
+                at_breakpoint: false,
+            };
+        }
+        moved
+    }
+
     fn land_after_search(&mut self, found: Option<(u64, Option<u64>)>, none: &str) -> bool {
         match found {
             Some((step, from)) => {

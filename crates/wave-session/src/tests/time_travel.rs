@@ -510,3 +510,33 @@ fn a_link_opens_in_slices_like_a_run_and_pause_stops_it_where_it_is() {
         }
     );
 }
+
+#[test]
+fn back_to_cursor_goes_to_each_earlier_visit_of_the_line() {
+    let mut s = lesson("loop-exit");
+    let body = line(&s, "iadd    r1, r1, r2");
+    s.run_all();
+    let mut visits = Vec::new();
+    while s.reverse_to_line(body) {
+        assert_eq!(s.current_line(), Some(body));
+        assert_eq!(
+            s.state(),
+            &RunState::Paused {
+                at_breakpoint: false
+            }
+        );
+        visits.push(s.step_count());
+        assert!(visits.len() < 100);
+    }
+    assert!(visits.len() >= 2, "one visit per iteration: {visits:?}");
+    assert!(
+        visits.windows(2).all(|v| v[0] > v[1]),
+        "each one earlier: {visits:?}"
+    );
+    let note = s.travel_note().expect("says why it stopped");
+    assert!(note.contains(&body.to_string()), "{note}");
+    // Forward again: Run to cursor from the earliest visit stops at the next one.
+    s.run_to_line(body);
+    assert!(matches!(s.run_all(), RunProgress::Paused { .. }));
+    assert_eq!(s.step_count(), visits[visits.len() - 2]);
+}
