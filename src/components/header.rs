@@ -32,7 +32,7 @@ pub fn stored_theme() -> String {
 #[component]
 pub fn Header() -> impl IntoView {
     let ctx = use_ctx();
-    let theme = RwSignal::new(stored_theme());
+    let theme = ctx.theme;
     Effect::new(move |_| apply_theme(&theme.get()));
     let cycle_theme = move |_| {
         let next = THEMES

@@ -74,6 +74,8 @@ pub struct Ctx {
     /// An error to show in a `role=alert` element.
     pub alert: RwSignal<Option<String>>,
     pub help_open: RwSignal<bool>,
+    /// The theme choice: "system", "light" or "dark" (views drawn on a canvas redraw with it).
+    pub theme: RwSignal<String>,
     pub tab: RwSignal<Tab>,
 }
 
@@ -96,6 +98,7 @@ impl Ctx {
             notice: RwSignal::new(None),
             alert: RwSignal::new(None),
             help_open: RwSignal::new(false),
+            theme: RwSignal::new(header::stored_theme()),
             tab: RwSignal::new(Tab::Diagnostics),
         }
     }

@@ -230,6 +230,8 @@ pub fn Timeline() -> impl IntoView {
     let frame_pending = StoredValue::new(false);
     Effect::new(move |_| {
         view.track();
+        // A new theme means new colours: redraw after the page has applied it.
+        ctx.theme.track();
         if canvas.get().is_none() || frame_pending.get_value() {
             return;
         }

@@ -201,3 +201,30 @@ test('Back to cursor returns to the last time the caret line was about to run', 
   await expect(stepCount(page)).not.toHaveText(last);
   await expect(page.getByRole('status')).toHaveText(`paused at line ${body}`);
 });
+
+test('the timeline is drawn in the colours of the theme, and redrawn when it changes', async ({ page }) => {
+  await openLesson(page, 'if-else', '8,1,1', 8);
+  await button(page, 'Step').click();
+  await expect(stepCount(page)).toHaveText('step 1');
+  // The first column's first lane is active: its pixel should be the theme's accent.
+  const drawn = () => page.evaluate(() => {
+    const canvas = document.querySelector('[role=slider][aria-label=Timeline] canvas');
+    const scale = canvas.width / canvas.clientWidth;
+    return Array.from(canvas.getContext('2d').getImageData(3 * scale, 16 * scale, 1, 1).data.slice(0, 3));
+  });
+  const accent = () => page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.style.color = getComputedStyle(document.documentElement).getPropertyValue('--accent');
+    document.body.append(probe);
+    const rgb = getComputedStyle(probe).color.match(/\d+/g).slice(0, 3).map(Number);
+    probe.remove();
+    return rgb;
+  });
+  await expect.poll(async () => JSON.stringify(await drawn()) === JSON.stringify(await accent())).toBe(true);
+  const light = await drawn();
+  for (let i = 0; i < 3 && (await page.evaluate(() => document.documentElement.dataset.theme)) !== 'dark'; i++) {
+    await page.getByRole('button', { name: /^Theme/ }).click();
+  }
+  await expect.poll(async () => JSON.stringify(await drawn()) === JSON.stringify(await accent())).toBe(true);
+  expect(await drawn()).not.toEqual(light);
+});
