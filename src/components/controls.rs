@@ -76,6 +76,23 @@ fn go_to_typed(ctx: Ctx, text: &str) {
     }
 }
 
+/// One button of the "Move through time" toolbar.
+#[component]
+fn TimeButton(
+    label: &'static str,
+    title: &'static str,
+    #[prop(into)] enabled: Signal<bool>,
+    on_press: impl Fn() + 'static,
+    #[prop(optional)] icon: Option<&'static str>,
+) -> impl IntoView {
+    view! {
+        <button type="button" class="btn" disabled=move || !enabled.get() title=title on:click=move |_| on_press()>
+            {icon.map(|icon| view! { <span aria-hidden="true" class="icon">{icon}</span> })}
+            {label}
+        </button>
+    }
+}
+
 #[component]
 pub fn Controls() -> impl IntoView {
     let ctx = use_ctx();
@@ -175,70 +192,49 @@ pub fn Controls() -> impl IntoView {
             </span>
         </div>
         <div class="controls time-controls" role="toolbar" aria-label="Move through time">
-            <button
-                type="button"
-                class="btn"
-                disabled=move || !can_step_back()
+            <TimeButton
+                label="Step back"
+                icon="↶"
                 title="Undo the selected wave's last instruction (Shift+F10)"
-                on:click=move |_| ctx.step_back()
-            >
-                <span aria-hidden="true" class="icon">"↶"</span>
-                "Step back"
-            </button>
-            <button
-                type="button"
-                class="btn"
-                disabled=move || !can_run()
+                enabled=Signal::derive(can_step_back)
+                on_press=move || ctx.step_back()
+            />
+            <TimeButton
+                label="Step over"
                 title="On an if, loop or call: run it to its end; otherwise one instruction (F9)"
-                on:click=move |_| ctx.move_selected_wave(Session::step_over)
-            >
-                "Step over"
-            </button>
-            <button
-                type="button"
-                class="btn"
-                disabled=move || !can_run()
+                enabled=Signal::derive(can_run)
+                on_press=move || ctx.move_selected_wave(Session::step_over)
+            />
+            <TimeButton
+                label="Step out"
                 title="Run until the innermost if, loop or call the wave is in is done (Shift+F9)"
-                on:click=move |_| ctx.move_selected_wave(Session::step_out)
-            >
-                "Step out"
-            </button>
-            <button
-                type="button"
-                class="btn"
-                disabled=move || !can_step_back()
+                enabled=Signal::derive(can_run)
+                on_press=move || ctx.move_selected_wave(Session::step_out)
+            />
+            <TimeButton
+                label="Previous event"
                 title="Back to the selected wave's previous divergence, reconvergence, break, continue, iteration, skip, barrier or halt (Shift+F8)"
-                on:click=move |_| ctx.travel(Session::previous_event)
-            >
-                "Previous event"
-            </button>
-            <button
-                type="button"
-                class="btn"
-                disabled=move || !can_run()
+                enabled=Signal::derive(can_step_back)
+                on_press=move || ctx.travel(Session::previous_event)
+            />
+            <TimeButton
+                label="Next event"
                 title="On to the selected wave's next event (F8)"
-                on:click=move |_| ctx.move_selected_wave(Session::next_event)
-            >
-                "Next event"
-            </button>
-            <button
-                type="button"
-                class="btn"
-                disabled=move || !can_step_back()
+                enabled=Signal::derive(can_run)
+                on_press=move || ctx.move_selected_wave(Session::next_event)
+            />
+            <TimeButton
+                label="Reverse continue"
                 title="Back to the previous breakpoint hit (Alt+F5)"
-                on:click=move |_| ctx.travel(Session::reverse_continue)
-            >
-                "Reverse continue"
-            </button>
-            <button
-                type="button"
-                class="btn"
-                disabled=move || !can_step_back()
+                enabled=Signal::derive(can_step_back)
+                on_press=move || ctx.travel(Session::reverse_continue)
+            />
+            <TimeButton
+                label="Back to cursor"
                 title="Back to the last time a wave was about to run the line of the editor's caret"
-                on:click=move |_| ctx.reverse_to_cursor()
-            >
-                "Back to cursor"
-            </button>
+                enabled=Signal::derive(can_step_back)
+                on_press=move || ctx.reverse_to_cursor()
+            />
         </div>
         // Above the status and the event list, whose heights change with each move: a drag
         // along the timeline must not move it.

@@ -436,13 +436,7 @@ impl Session {
             self.travel_note = Some("No breakpoint is set.".to_string());
             return false;
         }
-        let found = self.search_back_before(|machine| {
-            let workgroup = machine.workgroup();
-            workgroup
-                .pick()
-                .and_then(|w| workgroup.waves.get(w))
-                .is_some_and(|w| mask.get(w.pc as usize).copied().unwrap_or(false))
-        });
+        let found = self.search_back_before(|machine| next_instruction_in(machine, &mask));
         let moved =
             self.land_after_search(found.map(|step| (step, None)), "No earlier breakpoint hit.");
         if moved {
@@ -465,13 +459,7 @@ impl Session {
             return false;
         };
         let at_line: Vec<bool> = kernel.lines.iter().map(|l| *l == target).collect();
-        let found = self.search_back_before(|machine| {
-            let workgroup = machine.workgroup();
-            workgroup
-                .pick()
-                .and_then(|w| workgroup.waves.get(w))
-                .is_some_and(|w| at_line.get(w.pc as usize).copied().unwrap_or(false))
-        });
+        let found = self.search_back_before(|machine| next_instruction_in(machine, &at_line));
         let moved = self.land_after_search(
             found.map(|step| (step, None)),
             &format!("The run has not been at line {target} before this step."),
@@ -619,6 +607,15 @@ impl Session {
             self.run_slice(u64::MAX);
         }
     }
+}
+
+/// Whether the instruction the scheduler runs next is one of those `marked` (by index).
+fn next_instruction_in(machine: &Machine, marked: &[bool]) -> bool {
+    let workgroup = machine.workgroup();
+    workgroup
+        .pick()
+        .and_then(|w| workgroup.waves.get(w))
+        .is_some_and(|w| marked.get(w.pc as usize).copied().unwrap_or(false))
 }
 
 /// Drops all but the latest [`MAX_SHOWN_EVENTS`] events.
