@@ -63,6 +63,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value = "10000000")]
     pub max_instructions: String,
 
+    /// Do not print the front end's warnings on stderr
+    #[arg(long)]
+    pub quiet: bool,
+
     /// Initial register value for every thread, e.g. 0:4096 or r1:0x40a00000 (repeatable)
     #[arg(long, value_name = "REG:VALUE")]
     pub set_reg: Vec<String>,

@@ -36,6 +36,17 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
             .collect();
         return Err(Failure(rendered_with_file(&file, &source, &errors)));
     };
+    // Warnings go to stderr as `check` prints them, so a kernel that runs is still told what
+    // would not port (stdout stays the dumps alone).
+    let warnings: Vec<_> = compiled
+        .diagnostics
+        .iter()
+        .filter(|d| !d.is_error())
+        .cloned()
+        .collect();
+    if !args.quiet && !warnings.is_empty() {
+        eprint!("{}", crate::check::format_all(&file, &source, &warnings));
+    }
     let kernel = select_kernel(&program.kernels, args.kernel.as_deref(), &file)?;
 
     let mut machine = Machine::new(kernel, &config)

@@ -711,3 +711,34 @@ fn trace_crosses_workgroups_and_shows_barriers() {
     );
     assert!(stdout(&output).contains("  Barriers:                   2\n"));
 }
+
+#[test]
+fn run_prints_the_warnings_on_stderr_and_quiet_hides_them() {
+    let dir = scratch();
+    // Runs past its last instruction: a warning, and a trap only if a lane gets there (none does).
+    let file = write(
+        &dir,
+        "warned.wave",
+        ".kernel warned\n    mov_imm r1, 7\n    halt\n    mov_imm r2, 1\n.end\n",
+    );
+    let output = wavesim(&["run", &file, "--workgroup", "4"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "stderr: {err}");
+    assert!(
+        err.contains(&format!(
+            "{file}:4:5: warning: kernel can run past its last instruction"
+        )),
+        "stderr: {err}"
+    );
+    assert!(
+        !stdout(&output).contains("warning"),
+        "stdout stays the dumps alone"
+    );
+    let quiet = wavesim(&["run", &file, "--workgroup", "4", "--quiet"]);
+    assert_eq!(quiet.status.code(), Some(0));
+    assert!(
+        !stderr(&quiet).contains("warning"),
+        "stderr: {}",
+        stderr(&quiet)
+    );
+}
