@@ -112,7 +112,7 @@ fn same_wave(a: &Wave, b: &Wave) -> bool {
     let fragment_bits = |w: &Wave| {
         w.fragments
             .iter()
-            .map(|(id, lane, values)| (*id, *lane, values.map(f32::to_bits)))
+            .map(|f| (f.store, f.id, f.lane, f.tile.map(f32::to_bits)))
             .collect::<Vec<_>>()
     };
     a.id == b.id

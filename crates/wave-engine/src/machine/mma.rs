@@ -1,31 +1,37 @@
-//! 4x4x4 f32 matrix ops. Each active lane does the whole tile itself, with its own fragments
-//! keyed by fragment id (a register number), reading and writing local memory.
+//! 4x4x4 f32 matrix ops. Each active lane does the whole tile itself, with three fragment stores
+//! of its own (A, B and C), each keyed by fragment id (a register number), reading and writing
+//! local memory.
 
 use super::lanes::{each_lane, src_a, src_b};
 use super::memory::Memory;
 use super::memory_ops::LaneFault;
 use super::trap::{MemorySpace, TrapKind};
-use super::wave::Wave;
+use super::wave::{Fragment, FragmentStore, Wave};
 use crate::instr::{Instr, Op};
 
 type Tile = [f32; 16];
 
-fn fragment(wave: &Wave, id: u8, lane: usize) -> Tile {
+fn fragment(wave: &Wave, store: FragmentStore, id: u8, lane: usize) -> Tile {
     wave.fragments
         .iter()
-        .find(|(i, l, _)| *i == id && *l as usize == lane)
-        .map(|(_, _, tile)| *tile)
+        .find(|f| f.store == store && f.id == id && f.lane as usize == lane)
+        .map(|f| f.tile)
         .unwrap_or([0.0; 16])
 }
 
-fn set_fragment(wave: &mut Wave, id: u8, lane: usize, tile: Tile) {
+fn set_fragment(wave: &mut Wave, store: FragmentStore, id: u8, lane: usize, tile: Tile) {
     match wave
         .fragments
         .iter_mut()
-        .find(|(i, l, _)| *i == id && *l as usize == lane)
+        .find(|f| f.store == store && f.id == id && f.lane as usize == lane)
     {
-        Some(slot) => slot.2 = tile,
-        None => wave.fragments.push((id, lane as u32, tile)),
+        Some(slot) => slot.tile = tile,
+        None => wave.fragments.push(Fragment {
+            store,
+            id,
+            lane: lane as u32,
+            tile,
+        }),
     }
 }
 
@@ -54,6 +60,11 @@ pub fn exec(
 ) -> Result<(), LaneFault> {
     match instr.op {
         Op::MmaLoadA | Op::MmaLoadB => {
+            let store = if instr.op == Op::MmaLoadA {
+                FragmentStore::A
+            } else {
+                FragmentStore::B
+            };
             let bases = src_a(wave, instr);
             let strides = src_b(wave, instr);
             for lane in each_lane(mask) {
@@ -63,14 +74,14 @@ pub fn exec(
                     *value =
                         f32::from_bits(local.read_u32(address).map_err(|_| oob(lane, address))?);
                 }
-                set_fragment(wave, instr.dst, lane, tile);
+                set_fragment(wave, store, instr.dst, lane, tile);
             }
         }
         Op::MmaStoreC => {
             let bases = src_a(wave, instr);
             let strides = src_b(wave, instr);
             for lane in each_lane(mask) {
-                let tile = fragment(wave, instr.c, lane);
+                let tile = fragment(wave, FragmentStore::C, instr.c, lane);
                 for (index, value) in tile.iter().enumerate() {
                     let address = element_address(bases[lane], strides[lane], index);
                     local
@@ -81,9 +92,9 @@ pub fn exec(
         }
         Op::MmaCompute => {
             for lane in each_lane(mask) {
-                let a = fragment(wave, instr.a, lane);
-                let b = fragment(wave, instr.b, lane);
-                let mut c = fragment(wave, instr.c, lane);
+                let a = fragment(wave, FragmentStore::A, instr.a, lane);
+                let b = fragment(wave, FragmentStore::B, instr.b, lane);
+                let mut c = fragment(wave, FragmentStore::C, instr.c, lane);
                 for row in 0..4 {
                     for col in 0..4 {
                         // Separate multiply and add, accumulating k in order.
@@ -94,7 +105,7 @@ pub fn exec(
                         c[row * 4 + col] = sum;
                     }
                 }
-                set_fragment(wave, instr.c, lane, c);
+                set_fragment(wave, FragmentStore::C, instr.c, lane, c);
             }
         }
         _ => {}

@@ -40,7 +40,7 @@ pub use memory::Memory;
 use run_loop::Outcome;
 pub use stats::{PcStats, Stats};
 pub use trap::{MemorySpace, Trap, TrapKind};
-pub use wave::{LaneState, Wave, WaveStatus};
+pub use wave::{Fragment, FragmentStore, LaneState, Wave, WaveStatus};
 pub use workgroup::Workgroup;
 
 /// Why a run or step came back.

@@ -19,6 +19,24 @@ pub enum WaveStatus {
     Done,
 }
 
+/// Which of a lane's three MMA fragment stores a fragment is in: the same id in A, B and C
+/// names three different fragments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FragmentStore {
+    A,
+    B,
+    C,
+}
+
+/// One lane's 4x4 f32 MMA fragment (row-major).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fragment {
+    pub store: FragmentStore,
+    pub id: u8,
+    pub lane: u32,
+    pub tile: [f32; 16],
+}
+
 /// A `call` waiting for its `return`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CallRecord {
@@ -49,8 +67,9 @@ pub struct Wave {
     pub register_count: u32,
     pub stack: Vec<Frame>,
     pub calls: Vec<CallRecord>,
-    /// 4x4 f32 MMA fragments, per lane, keyed by fragment id; allocated on first use only.
-    pub fragments: Vec<(u8, u32, [f32; 16])>,
+    /// 4x4 f32 MMA fragments: each lane has three stores (A, B, C), each keyed by fragment id
+    /// (a register number); allocated on first use only.
+    pub fragments: Vec<Fragment>,
 }
 
 /// The mask with lanes `0..width` set.
