@@ -9,7 +9,7 @@ use crate::time_travel::Landing;
 
 /// Scheduled instructions `step` may run (other waves included) before the selected wave executes
 /// one; only reached when every other wave spins for that long.
-const STEP_LIMIT: u64 = 1 << 24;
+pub(crate) const STEP_LIMIT: u64 = 1 << 24;
 /// Slice size for runs that do not need to yield (run_to_step, select_workgroup, run_all).
 const BIG_SLICE: u64 = 1 << 22;
 

@@ -12,14 +12,13 @@ use wave_engine::machine::{
     Arrival, Event, EventKind, History, Machine, NoEvents, Stop, WaveStatus, DEFAULT_BUDGET,
 };
 
+use crate::commands::STEP_LIMIT;
 use crate::session::Session;
 use crate::share::Moment;
 use crate::status::{RunProgress, RunState};
 
 /// Events kept on show after a move that ran many instructions (the latest ones).
 pub(crate) const MAX_SHOWN_EVENTS: usize = 200;
-/// Scheduled instructions a single step of the selected wave may take (other waves spinning).
-const STEP_LIMIT: u64 = 1 << 24;
 /// Steps a backward search replays one at a time before widening its window.
 const FIRST_WINDOW: u64 = 256;
 
@@ -91,11 +90,6 @@ impl Session {
         }
     }
 
-    /// Bytes the history's checkpoints hold.
-    pub fn history_bytes(&self) -> usize {
-        self.history.as_ref().map_or(0, History::bytes)
-    }
-
     /// What the last move in time had to say, if anything (e.g. that a step was past the end).
     pub fn travel_note(&self) -> Option<&str> {
         self.travel_note.as_deref()
@@ -162,14 +156,13 @@ impl Session {
         let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) else {
             return false;
         };
-        let arrival = history.go_to(machine, target, u64::MAX);
+        history.go_to(machine, target, u64::MAX);
         let reached = machine.step_count();
         if reached < target {
             self.travel_note = Some(format!(
                 "Step {target} is past the end of the run: it ends at step {reached}."
             ));
         }
-        let _ = arrival;
         let landing = match self.landings.get(&reached) {
             Some(landing) => Some(*landing),
             None => self.default_landing(reached),
@@ -324,11 +317,6 @@ impl Session {
         });
         self.state = RunState::Running;
         true
-    }
-
-    /// Whether a step over, step out or next-event move is under way.
-    pub fn moving(&self) -> bool {
-        self.motion.is_some()
     }
 
     /// One slice of the move under way: at most `max_steps` instructions of the selected wave.

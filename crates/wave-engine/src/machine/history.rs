@@ -52,24 +52,6 @@ impl Checkpoint {
         self.step
     }
 
-    /// The run's statistics at that step (cumulative since the start).
-    pub fn stats(&self) -> &Stats {
-        &self.stats
-    }
-
-    /// The workgroup on view at that step.
-    pub fn workgroup(&self) -> &Workgroup {
-        &self.workgroup
-    }
-
-    /// The device memory at that step.
-    pub fn device_bytes(&self) -> Vec<u8> {
-        self.device
-            .iter()
-            .flat_map(|page| page.iter().copied())
-            .collect()
-    }
-
     /// Bytes this checkpoint holds besides device memory.
     fn fixed_bytes(&self) -> usize {
         let waves: usize = self.workgroup.waves.iter().map(wave_bytes).sum();
@@ -80,55 +62,22 @@ impl Checkpoint {
     }
 }
 
-/// Two checkpoints hold the same state, whichever machines they come from (float registers and
-/// fragments are compared by their bits, so a NaN equals itself).
+/// Two checkpoints hold the same state, whichever machines they come from (device pages by
+/// content, whether shared or not).
 impl PartialEq for Checkpoint {
     fn eq(&self, other: &Self) -> bool {
         self.step == other.step
             && self.stats == other.stats
             && self.state == other.state
             && self.parked == other.parked
-            && same_workgroup(&self.workgroup, &other.workgroup)
+            && self.workgroup == other.workgroup
+            && self.device.len() == other.device.len()
             && self
                 .device
                 .iter()
                 .zip(&other.device)
                 .all(|(a, b)| a[..] == b[..])
-            && self.device.len() == other.device.len()
     }
-}
-
-fn same_workgroup(a: &Workgroup, b: &Workgroup) -> bool {
-    a.index == b.index
-        && a.id == b.id
-        && a.local == b.local
-        && a.next_pick == b.next_pick
-        && a.executed == b.executed
-        && a.waves.len() == b.waves.len()
-        && a.waves.iter().zip(&b.waves).all(|(a, b)| same_wave(a, b))
-}
-
-fn same_wave(a: &Wave, b: &Wave) -> bool {
-    let fragment_bits = |w: &Wave| {
-        w.fragments
-            .iter()
-            .map(|f| (f.store, f.id, f.lane, f.tile.map(f32::to_bits)))
-            .collect::<Vec<_>>()
-    };
-    a.id == b.id
-        && a.first_thread == b.first_thread
-        && a.width == b.width
-        && a.pc == b.pc
-        && a.status == b.status
-        && a.active == b.active
-        && a.present == b.present
-        && a.halted == b.halted
-        && a.predicates == b.predicates
-        && a.registers == b.registers
-        && a.register_count == b.register_count
-        && a.stack == b.stack
-        && a.calls == b.calls
-        && fragment_bits(a) == fragment_bits(b)
 }
 
 fn wave_bytes(wave: &Wave) -> usize {
@@ -265,9 +214,8 @@ const SAMPLES_PER_SPACING: u64 = 16;
 /// Recording takes a checkpoint whenever the machine has gone `spacing` steps past the last one.
 /// The spacing starts where taking a checkpoint (copying the workgroup, and the device pages
 /// written since the last one) costs about as much as running a few percent of its steps, and
-/// doubles,
-/// dropping every other checkpoint, whenever the budget would be passed: a long run is kept
-/// whole, more coarsely, instead of failing.
+/// doubles, dropping every other checkpoint, whenever the budget would be passed: a long run is
+/// kept whole, more coarsely, instead of failing.
 pub struct History {
     origin: u64,
     checkpoints: Vec<Checkpoint>,
@@ -351,11 +299,6 @@ impl History {
         self.checkpoints.is_empty()
     }
 
-    /// The checkpoints held, oldest first.
-    pub fn checkpoints(&self) -> &[Checkpoint] {
-        &self.checkpoints
-    }
-
     /// The latest step recorded: every step up to it can be reached by a short replay.
     pub fn last_step(&self) -> u64 {
         self.checkpoints.last().map_or(0, |c| c.step)
@@ -427,8 +370,7 @@ impl History {
         // Going on from where the machine stands is a shorter replay when it is between the
         // nearest checkpoint and the target (it is the state a replay would pass through).
         if !(nearest.step <= now && now <= target) {
-            let nearest = nearest.clone();
-            let _ = machine.restore(&nearest);
+            let _ = machine.restore(nearest);
         }
         let limit = target.min(machine.step_count().saturating_add(max_steps));
         let stop = self.run_to(machine, limit, &[]);
@@ -513,7 +455,7 @@ impl History {
     }
 
     /// The latest checkpoint at or before `step`.
-    pub fn nearest(&self, step: u64) -> &Checkpoint {
+    fn nearest(&self, step: u64) -> &Checkpoint {
         let after = self.checkpoints.partition_point(|c| c.step <= step);
         &self.checkpoints[after.saturating_sub(1)]
     }

@@ -29,12 +29,23 @@ pub enum FragmentStore {
 }
 
 /// One lane's 4x4 f32 MMA fragment (row-major).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Fragment {
     pub store: FragmentStore,
     pub id: u8,
     pub lane: u32,
     pub tile: [f32; 16],
+}
+
+/// Fragments are machine state: equal when their bits are (a NaN equals itself, 0.0 and -0.0
+/// differ), as registers, which hold the same floats as bits, compare.
+impl PartialEq for Fragment {
+    fn eq(&self, other: &Self) -> bool {
+        self.store == other.store
+            && self.id == other.id
+            && self.lane == other.lane
+            && self.tile.map(f32::to_bits) == other.tile.map(f32::to_bits)
+    }
 }
 
 /// A `call` waiting for its `return`.

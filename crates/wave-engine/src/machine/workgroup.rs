@@ -5,7 +5,7 @@ use super::event::{Event, EventKind, EventSink};
 use super::memory::Memory;
 use super::wave::{Wave, WaveStatus};
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Workgroup {
     /// Linear index in the grid (x fastest).
     pub index: u32,
