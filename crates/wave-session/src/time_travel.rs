@@ -9,7 +9,8 @@
 
 use wave_engine::instr::Op;
 use wave_engine::machine::{
-    Arrival, Event, EventKind, History, Machine, NoEvents, Stop, WaveStatus, DEFAULT_BUDGET,
+    windows_back, Arrival, Event, EventKind, History, Machine, Replayed, Stop, WaveStatus,
+    DEFAULT_BUDGET,
 };
 
 use crate::commands::STEP_LIMIT;
@@ -19,8 +20,6 @@ use crate::status::{RunProgress, RunState};
 
 /// Events kept on show after a move that ran many instructions (the latest ones).
 pub(crate) const MAX_SHOWN_EVENTS: usize = 200;
-/// Steps a backward search replays one at a time before widening its window.
-const FIRST_WINDOW: u64 = 256;
 
 /// Where a forward command that ended at some step began, and whether it showed its events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -406,12 +405,18 @@ impl Session {
     /// Goes back to the selected wave's previous event (the step right after the instruction
     /// that caused it). Returns false when it has none before this step.
     pub fn previous_event(&mut self) -> bool {
-        let wave = self.selection.wave;
-        let found = self.search_back(|machine, events, workgroup| {
-            machine.workgroup().index == workgroup
-                && events
+        let (wave, workgroup, now) = (
+            self.selection.wave,
+            self.selection.workgroup,
+            self.step_count(),
+        );
+        let found = self.search_back(|r| {
+            let hit = r.step + 1 < now
+                && r.workgroup == workgroup
+                && r.events
                     .iter()
-                    .any(|e| e.wave == wave && is_stop_event(e.kind))
+                    .any(|e| e.wave == wave && is_stop_event(e.kind));
+            hit.then_some((r.step + 1, Some(r.step)))
         });
         self.land_after_search(found, "No earlier event of this wave.")
     }
@@ -424,9 +429,13 @@ impl Session {
             self.travel_note = Some("No breakpoint is set.".to_string());
             return false;
         }
-        let found = self.search_back_before(|machine| next_instruction_in(machine, &mask));
-        let moved =
-            self.land_after_search(found.map(|step| (step, None)), "No earlier breakpoint hit.");
+        let found = self.search_back(|r| {
+            mask.get(r.pc as usize)
+                .copied()
+                .unwrap_or(false)
+                .then_some((r.step, None))
+        });
+        let moved = self.land_after_search(found, "No earlier breakpoint hit.");
         if moved {
             self.state = RunState::Paused {
                 at_breakpoint: true,
@@ -447,9 +456,15 @@ impl Session {
             return false;
         };
         let at_line: Vec<bool> = kernel.lines.iter().map(|l| *l == target).collect();
-        let found = self.search_back_before(|machine| next_instruction_in(machine, &at_line));
+        let found = self.search_back(|r| {
+            at_line
+                .get(r.pc as usize)
+                .copied()
+                .unwrap_or(false)
+                .then_some((r.step, None))
+        });
         let moved = self.land_after_search(
-            found.map(|step| (step, None)),
+            found,
             &format!("The run has not been at line {target} before this step."),
         );
         if moved {
@@ -477,76 +492,26 @@ impl Session {
         }
     }
 
-    /// The latest step `s + 1` before now such that the instruction run at step `s` emitted
-    /// events for which `hit(machine, events, workgroup)` holds (with the workgroup it ran in),
-    /// and `s` (where it began). Leaves the machine where it was.
-    fn search_back(
-        &mut self,
-        mut hit: impl FnMut(&Machine, &[Event], u32) -> bool,
-    ) -> Option<(u64, Option<u64>)> {
+    /// The latest `found(instruction)` of the instructions replayed before now, searching
+    /// ever wider windows back (see [`windows_back`]). Leaves the machine where it was.
+    fn search_back<T>(&mut self, mut found: impl FnMut(&Replayed<'_>) -> Option<T>) -> Option<T> {
         if !self.can_step_back() {
             return None;
         }
         let now = self.step_count();
         let (history, machine) = (self.history.as_mut()?, self.machine.as_mut()?);
-        let mut window = FIRST_WINDOW;
-        let mut events = Vec::new();
-        loop {
-            let from = now.saturating_sub(window);
-            history.go_to(machine, from, u64::MAX);
+        for from in windows_back(now) {
             let mut latest = None;
-            while machine.step_count() < now {
-                events.clear();
-                if machine.advance_to_ready_wave(&mut events).is_err() {
-                    break;
+            history.replay_each(machine, from, now, |r| {
+                if let Some(hit) = found(r) {
+                    latest = Some(hit);
                 }
-                let workgroup = machine.workgroup().index;
-                let began = machine.step_count();
-                let stop = machine.run(1, &[], &mut events);
-                if machine.step_count() < now && hit(machine, &events, workgroup) {
-                    latest = Some((machine.step_count(), Some(began)));
-                }
-                if stop != Stop::SliceUsed {
-                    break;
-                }
-            }
-            history.go_to(machine, now, u64::MAX);
-            if latest.is_some() || from == 0 {
+            });
+            if latest.is_some() {
                 return latest;
             }
-            window = window.saturating_mul(4);
         }
-    }
-
-    /// The latest step before now at which `stops(machine)` holds before its instruction runs.
-    fn search_back_before(&mut self, mut stops: impl FnMut(&Machine) -> bool) -> Option<u64> {
-        if !self.can_step_back() {
-            return None;
-        }
-        let now = self.step_count();
-        let (history, machine) = (self.history.as_mut()?, self.machine.as_mut()?);
-        let mut window = FIRST_WINDOW;
-        loop {
-            let from = now.saturating_sub(window);
-            history.go_to(machine, from, u64::MAX);
-            let mut latest = None;
-            while machine.step_count() < now {
-                if machine.advance_to_ready_wave(&mut NoEvents).is_err() {
-                    break;
-                }
-                if stops(machine) {
-                    latest = Some(machine.step_count());
-                }
-                if machine.run(1, &[], &mut NoEvents) != Stop::SliceUsed {
-                    break;
-                }
-            }
-            history.go_to(machine, now, u64::MAX);
-            if latest.is_some() || from == 0 {
-                return latest;
-            }
-            window = window.saturating_mul(4);
-        }
+        None
     }
 }
 
@@ -595,15 +560,6 @@ impl Session {
             self.run_slice(u64::MAX);
         }
     }
-}
-
-/// Whether the instruction the scheduler runs next is one of those `marked` (by index).
-fn next_instruction_in(machine: &Machine, marked: &[bool]) -> bool {
-    let workgroup = machine.workgroup();
-    workgroup
-        .pick()
-        .and_then(|w| workgroup.waves.get(w))
-        .is_some_and(|w| marked.get(w.pc as usize).copied().unwrap_or(false))
 }
 
 /// Drops all but the latest [`MAX_SHOWN_EVENTS`] events.

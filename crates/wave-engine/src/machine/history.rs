@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::wave::Wave;
 use super::workgroup::Workgroup;
-use super::{Machine, NoEvents, State, Stats, Stop};
+use super::{Event, Machine, NoEvents, State, Stats, Stop};
 
 pub use super::memory::PAGE_BYTES;
 
@@ -193,6 +193,33 @@ pub struct WaveSteps {
     /// The step at which the wave's workgroup ran its first instruction, when the search went
     /// back that far.
     pub workgroup_start: Option<u64>,
+}
+
+/// One instruction of a replay (see [`History::replay_each`]).
+pub struct Replayed<'a> {
+    /// The step it ran at: it leaves the machine at `step + 1`.
+    pub step: u64,
+    /// The workgroup on view before it (a finished one stays on view until the next starts).
+    pub previous_workgroup: u32,
+    /// The workgroup, wave and instruction index that ran.
+    pub workgroup: u32,
+    pub wave: usize,
+    pub pc: u32,
+    /// What it emitted, with a barrier release just before it.
+    pub events: &'a [Event],
+}
+
+/// Where a backward search's windows before step `before` begin: 256 steps back, then four times
+/// as far each time, down to step 0.
+pub fn windows_back(before: u64) -> impl Iterator<Item = u64> {
+    std::iter::successors(Some(MIN_SPACING), |window| Some(window.saturating_mul(4)))
+        .map(move |window| before.saturating_sub(window))
+        .scan(false, |reached_start, from| {
+            (!*reached_start).then(|| {
+                *reached_start = from == 0;
+                from
+            })
+        })
 }
 
 /// The run's lane totals at one step: between two samples, the SIMD efficiency of that stretch
@@ -384,9 +411,9 @@ impl History {
     }
 
     /// The steps at which wave `wave` of workgroup `workgroup` started its last `wanted`
-    /// instructions before step `before`, found by replaying one instruction at a time over a
-    /// window that grows until it holds them or reaches the workgroup's start. Leaves the machine
-    /// at step `before`.
+    /// instructions before step `before`, found by replaying ever wider windows before it (see
+    /// [`windows_back`]) until one holds them or reaches the workgroup's start. Leaves the
+    /// machine at step `before`.
     pub fn wave_steps_before(
         &mut self,
         machine: &mut Machine,
@@ -395,63 +422,67 @@ impl History {
         before: u64,
         wanted: usize,
     ) -> WaveSteps {
-        let mut window = MIN_SPACING;
-        loop {
-            let from = before.saturating_sub(window);
-            let found = self.scan(machine, workgroup, wave, from, before);
+        for from in windows_back(before) {
+            let mut found = WaveSteps::default();
+            self.replay_each(machine, from, before, |r| {
+                if r.workgroup != workgroup {
+                    return;
+                }
+                if found.workgroup_start.is_none()
+                    && (r.step == 0 || r.previous_workgroup < workgroup)
+                {
+                    found.workgroup_start = Some(r.step);
+                }
+                if r.wave == wave {
+                    found.starts.push(r.step);
+                }
+            });
             if found.starts.len() >= wanted || found.workgroup_start.is_some() || from == 0 {
                 let keep = found.starts.len().saturating_sub(wanted);
-                return WaveSteps {
-                    starts: found.starts[keep..].to_vec(),
-                    workgroup_start: found.workgroup_start,
-                };
+                found.starts.drain(..keep);
+                return found;
             }
-            window = window.saturating_mul(4);
         }
+        WaveSteps::default()
     }
 
-    /// Replays from step `from` to step `before` one instruction at a time, noting where the
-    /// wave's instructions start and where its workgroup starts.
-    fn scan(
+    /// Replays steps `from..to` one instruction at a time, showing each to `each` once it ran.
+    /// Leaves the machine at step `to` (or at the run's end, if that comes first).
+    pub fn replay_each(
         &mut self,
         machine: &mut Machine,
-        workgroup: u32,
-        wave: usize,
         from: u64,
-        before: u64,
-    ) -> WaveSteps {
-        let mut found = WaveSteps {
-            starts: Vec::new(),
-            workgroup_start: None,
-        };
+        to: u64,
+        mut each: impl FnMut(&Replayed<'_>),
+    ) {
         if self.go_to(machine, from, u64::MAX) != Arrival::Arrived {
-            return found;
+            return;
         }
-        let mut earlier_seen = machine.workgroup.index < workgroup;
-        if from == 0 && machine.workgroup.index == workgroup {
-            found.workgroup_start = Some(0);
-        }
-        while machine.step_count() < before {
-            if machine.advance_to_ready_wave(&mut NoEvents).is_err() {
+        let mut events = Vec::new();
+        while machine.step_count() < to {
+            events.clear();
+            let previous_workgroup = machine.workgroup.index;
+            if machine.advance_to_ready_wave(&mut events).is_err() {
                 break;
             }
-            let now = machine.step_count();
-            let index = machine.workgroup.index;
-            if index < workgroup {
-                earlier_seen = true;
-            } else if index == workgroup {
-                if earlier_seen && found.workgroup_start.is_none() {
-                    found.workgroup_start = Some(now);
-                }
-                if machine.workgroup.pick() == Some(wave) {
-                    found.starts.push(now);
-                }
-            }
-            if machine.run(1, &[], &mut NoEvents) != Stop::SliceUsed {
+            let Some(wave) = machine.workgroup.pick() else {
+                break;
+            };
+            let (step, workgroup) = (machine.step_count(), machine.workgroup.index);
+            let pc = machine.workgroup.waves[wave].pc;
+            let stop = machine.run(1, &[], &mut events);
+            each(&Replayed {
+                step,
+                previous_workgroup,
+                workgroup,
+                wave,
+                pc,
+                events: &events,
+            });
+            if stop != Stop::SliceUsed {
                 break;
             }
         }
-        found
     }
 
     /// The latest checkpoint at or before `step`.

@@ -34,7 +34,8 @@ use cpu::Avx2Fma;
 pub use event::{Event, EventKind, EventSink, NoEvents};
 pub use frame::{Frame, FrameKind};
 pub use history::{
-    Arrival, Checkpoint, ForeignCheckpoint, History, Sample, WaveSteps, DEFAULT_BUDGET, PAGE_BYTES,
+    windows_back, Arrival, Checkpoint, ForeignCheckpoint, History, Replayed, Sample, WaveSteps,
+    DEFAULT_BUDGET, PAGE_BYTES,
 };
 pub use memory::Memory;
 use run_loop::Outcome;
