@@ -60,12 +60,14 @@ if [ -L "$repo_root/node_modules" ]; then
   # would empty the other checkout's node_modules through it, so only check what is there.
   [ -x "$repo_root/node_modules/.bin/wasm-opt" ] && [ -d "$repo_root/node_modules/@playwright/test" ] \
     || die "node_modules links to a directory without the packages: run npm ci where it points"
-elif [ ! -x "$repo_root/node_modules/.bin/wasm-opt" ] || [ ! -d "$repo_root/node_modules/@playwright/test" ] \
+elif [ ! -x "$repo_root/node_modules/.bin/wasm-opt" ] || [ ! -x "$repo_root/node_modules/.bin/esbuild" ] || [ ! -d "$repo_root/node_modules/@playwright/test" ] \
    || [ "$repo_root/package-lock.json" -nt "$repo_root/node_modules/.package-lock.json" ]; then
   say "installing npm packages"
   (cd "$repo_root" && npm ci --no-audit --no-fund) || die "npm ci failed"
 fi
 has_version wasm-opt "$WASM_OPT_VERSION" || die "wasm-opt $WASM_OPT_VERSION expected from npm binaryen; got: $(wasm-opt --version 2>&1 || true)"
+# The editor's JavaScript (CodeMirror from npm), which the wasm build includes.
+(cd "$repo_root" && node scripts/build-editor.mjs) || die "bundling the editor (scripts/build-editor.mjs) failed"
 
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
   say "installing Debian chromium and chromium-driver"

@@ -104,16 +104,7 @@ pub fn App() -> impl IntoView {
     let pagehide = window_event_listener(leptos::ev::pagehide, move |_| ctx.commit_source());
     on_cleanup(move || pagehide.remove());
 
-    let problem_count = Signal::derive(move || {
-        let text = ctx.text.get();
-        ctx.with(|s| {
-            if s.source() == text {
-                s.diagnostics().len()
-            } else {
-                0
-            }
-        })
-    });
+    let problem_count = Signal::derive(move || ctx.with(|s| s.diagnostics().len()));
     let order = [Tab::Diagnostics, Tab::Memory, Tab::Statistics, Tab::Launch];
     let on_tab_key = move |event: web_sys::KeyboardEvent| {
         let at = order

@@ -2,6 +2,7 @@
 //! command does live in `wave-session`, everything about the WAVE ISA in `wave-engine`.
 
 mod app;
+pub mod codemirror;
 pub mod components;
 
 pub use app::{default_session, App};

@@ -13,6 +13,10 @@ use wave_session::{RunState, Session};
 /// through time: Shift+F10 step back, F9 step over, Shift+F9 step out, F8 / Shift+F8 next /
 /// previous event, Alt+F5 reverse continue.
 fn on_key(ctx: Ctx, event: &web_sys::KeyboardEvent) {
+    // A key the editor has taken (Ctrl+F9 toggles a breakpoint there) is not a debugger key too.
+    if event.default_prevented() {
+        return;
+    }
     let key = event.key();
     let handled = match key.as_str() {
         "F5" if event.shift_key() => {

@@ -22,6 +22,8 @@ use std::time::Duration;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::codemirror::WaveEditor;
+
 pub use timing::now_ms;
 use timing::{post_task, Detail};
 use wave_session::pacer::{autoplay_delay_ms, run_outcome, Pacer, Ticket};
@@ -52,8 +54,14 @@ pub struct Ctx {
     session: StoredValue<Session, LocalStorage>,
     /// Bumped after every session change; views read the session through [`Ctx::with`].
     version: RwSignal<u64>,
-    /// The editor's text (ahead of the session while a recompile is pending).
-    pub text: RwSignal<String>,
+    /// The CodeMirror editor once it is mounted (see `editor::Editor`).
+    editor: StoredValue<Option<WaveEditor>, LocalStorage>,
+    /// The editor holds edits the session has not compiled yet.
+    edited: StoredValue<bool>,
+    /// Lines in the editor.
+    pub line_count: RwSignal<u32>,
+    /// Bumped whenever the session takes a new source, so the editor's diagnostics follow it.
+    pub source_generation: RwSignal<u64>,
     pending_recompile: StoredValue<Option<TimeoutHandle>, LocalStorage>,
     /// The autosave due a moment after the last change (see [`Ctx::refresh`]).
     pending_autosave: StoredValue<Option<TimeoutHandle>, LocalStorage>,
@@ -81,11 +89,14 @@ pub struct Ctx {
 
 impl Ctx {
     pub fn new(session: Session) -> Self {
-        let text = session.source().to_string();
+        let lines = session.source().split('\n').count() as u32;
         Ctx {
             session: StoredValue::new_local(session),
             version: RwSignal::new(0),
-            text: RwSignal::new(text),
+            editor: StoredValue::new_local(None),
+            edited: StoredValue::new(false),
+            line_count: RwSignal::new(lines),
+            source_generation: RwSignal::new(0),
             pending_recompile: StoredValue::new_local(None),
             pending_autosave: StoredValue::new_local(None),
             running: RwSignal::new(false),
@@ -234,7 +245,11 @@ impl Ctx {
     pub fn replace_session(&self, session: Session) {
         self.stop();
         self.cancel_recompile();
-        self.text.set(session.source().to_string());
+        self.edited.set_value(false);
+        self.with_editor(|editor| editor.set_text(session.source()));
+        self.line_count
+            .set(session.source().split('\n').count() as u32);
+        self.source_generation.update(|g| *g += 1);
         self.act(move |s| *s = session);
         self.run_time_ms.set(None);
         self.autosave();
@@ -246,10 +261,23 @@ impl Ctx {
         }
     }
 
-    /// The editor's text changed: stop, and recompile after a pause in typing.
-    pub fn edit(&self, text: String) {
+    /// The editor, if it is mounted.
+    pub fn with_editor<R>(&self, f: impl FnOnce(&WaveEditor) -> R) -> Option<R> {
+        self.editor.try_with_value(|e| e.as_ref().map(f)).flatten()
+    }
+
+    /// The editor has just been mounted (`Some`) or is going away (`None`).
+    pub fn attach_editor(&self, editor: Option<WaveEditor>) {
+        self.editor.try_set_value(editor);
+    }
+
+    /// The user edited the text (now `lines` long): stop, and recompile after a pause in
+    /// typing. The text itself stays in the editor until then: a keystroke in a long kernel
+    /// copies nothing.
+    pub fn edit(&self, lines: u32) {
         self.stop();
-        self.text.set(text);
+        self.edited.set_value(true);
+        self.line_count.set(lines);
         self.cancel_recompile();
         let ctx = *self;
         let handle = set_timeout_with_handle(
@@ -268,7 +296,11 @@ impl Ctx {
     /// Recompiles the editor's text now (the debounce fired, or a command needs it current).
     pub fn commit_source(&self) {
         self.cancel_recompile();
-        let Some(text) = self.text.try_get_untracked() else {
+        if self.edited.try_get_value() != Some(true) {
+            return;
+        }
+        self.edited.set_value(false);
+        let Some(text) = self.with_editor(WaveEditor::text) else {
             return;
         };
         let same = self
@@ -277,9 +309,15 @@ impl Ctx {
             .unwrap_or(true);
         if !same {
             self.act(|s| s.set_source(&text));
+            self.source_generation.update(|g| *g += 1);
             self.run_time_ms.set(None);
             self.autosave();
         }
+    }
+
+    /// Whether the session holds what the editor shows (no recompile pending).
+    pub fn source_is_current(&self) -> bool {
+        self.edited.try_get_value() != Some(true)
     }
 
     pub fn step(&self) {

@@ -41,7 +41,10 @@ pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHAR
 pub use session::{Selection, Session};
 pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
 pub use shown_wave_run::ShownWaveRun;
-pub use source_view::{highlight_lines, DiagnosticView, HighlightSpan};
+pub use source_view::{
+    cache_hint_names, highlight_lines, mnemonic_table, special_register_names, utf16_offsets,
+    DiagnosticView, HighlightSpan,
+};
 pub use stack::{FrameView, MaskRow};
 pub use stats_view::{LineHeat, StatsView};
 pub use status::{RunProgress, RunState};

@@ -70,6 +70,66 @@ impl Session {
     }
 }
 
+/// The mnemonic table for the editor's completion and highlighting: one `name<TAB>operands`
+/// line per mnemonic (`icmp_eq\tpd, rs1, rs2`), the predicate-logic forms included.
+pub fn mnemonic_table() -> String {
+    use wave_engine::syntax::mnemonics::{MNEMONICS, PREDICATE_LOGIC};
+    let mut table = String::new();
+    let mut add = |name: &str, operands: &str| {
+        table.push_str(name);
+        table.push('\t');
+        table.push_str(operands);
+        table.push('\n');
+    };
+    for entry in MNEMONICS {
+        add(entry.name, &entry.signature());
+    }
+    for (name, _, slots) in PREDICATE_LOGIC {
+        let operands: Vec<&str> = slots.iter().map(|slot| slot.name).collect();
+        add(name, &operands.join(", "));
+    }
+    table
+}
+
+/// The cache hints a mnemonic may carry (`.cached`), space-separated.
+pub fn cache_hint_names() -> String {
+    wave_engine::syntax::mnemonics::CACHE_HINTS.join(" ")
+}
+
+/// Every special register's name, space-separated.
+pub fn special_register_names() -> String {
+    let names: Vec<&str> = wave_engine::instr::SpecialRegister::ALL
+        .iter()
+        .map(|(_, name)| *name)
+        .collect();
+    names.join(" ")
+}
+
+/// The UTF-16 offsets (what a browser editor counts) of byte offsets into `text`, in the order
+/// given. An offset past the end or inside a character is taken at the next character boundary.
+pub fn utf16_offsets(text: &str, bytes: &[u32]) -> Vec<u32> {
+    if text.is_ascii() {
+        return bytes.iter().map(|&b| b.min(text.len() as u32)).collect();
+    }
+    let mut order: Vec<usize> = (0..bytes.len()).collect();
+    order.sort_by_key(|&i| bytes[i]);
+    let mut out = vec![0u32; bytes.len()];
+    let mut chars = text.char_indices().peekable();
+    let mut units = 0u32;
+    for i in order {
+        let target = bytes[i] as usize;
+        while let Some(&(at, c)) = chars.peek() {
+            if at >= target {
+                break;
+            }
+            units += c.len_utf16() as u32;
+            chars.next();
+        }
+        out[i] = units;
+    }
+    out
+}
+
 /// Highlights any text the same way (the editor highlights what is typed before the debounced
 /// recompile reaches the session).
 pub fn highlight_lines(source: &str) -> Vec<Vec<HighlightSpan>> {

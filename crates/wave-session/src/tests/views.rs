@@ -519,3 +519,39 @@ fn shown_wave_run_ends_when_another_workgroup_is_shown() {
     assert_eq!(s.select_workgroup(1), Ok(()));
     assert_ne!(s.shown_wave_run(), before);
 }
+
+#[test]
+fn utf16_offsets_count_what_a_browser_counts() {
+    let text = "a→b😀c\nd";
+    let bytes: Vec<u32> = text
+        .char_indices()
+        .map(|(at, _)| at as u32)
+        .chain([text.len() as u32])
+        .collect();
+    let expected: Vec<u32> = bytes
+        .iter()
+        .map(|&b| text[..b as usize].encode_utf16().count() as u32)
+        .collect();
+    // Out of order on purpose: the answer keeps the order asked.
+    let reversed: Vec<u32> = bytes.iter().rev().copied().collect();
+    let mut answer = crate::utf16_offsets(text, &reversed);
+    answer.reverse();
+    assert_eq!(answer, expected);
+    assert_eq!(crate::utf16_offsets("abc", &[1, 9]), [1, 3]);
+}
+
+#[test]
+fn the_editor_tables_come_from_the_engine() {
+    let table = crate::mnemonic_table();
+    assert!(
+        table.lines().any(|l| l == "icmp_eq\tpd, rs1, rs2"),
+        "{table}"
+    );
+    assert!(table.lines().any(|l| l == "not\tpd, pa"));
+    assert!(table.lines().any(|l| l == "halt\t"));
+    assert!(table.lines().count() > 164);
+    assert!(crate::special_register_names()
+        .split(' ')
+        .any(|n| n == "sr_lane_id"));
+    assert_eq!(crate::cache_hint_names(), "cached uncached streaming");
+}

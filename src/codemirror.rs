@@ -1,0 +1,130 @@
+//! The bindings to the CodeMirror editor (`src/editor/`, bundled by `scripts/build-editor.mjs`
+//! into `target/editor/wave-editor.js`). Everything Rust says to the editor goes through here.
+
+use js_sys::{Array, Float64Array, Function, Uint32Array};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/target/editor/wave-editor.js")]
+extern "C" {
+    /// One CodeMirror view holding the kernel source.
+    pub type WaveEditor;
+
+    #[wasm_bindgen(constructor, catch)]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        parent: &web_sys::HtmlElement,
+        text: &str,
+        mnemonics: &str,
+        cache_hints: &str,
+        specials: &str,
+        changed: &Function,
+        caret: &Function,
+        toggle_breakpoint: &Function,
+    ) -> Result<WaveEditor, JsValue>;
+
+    /// The whole text.
+    #[wasm_bindgen(method)]
+    pub fn text(this: &WaveEditor) -> String;
+
+    #[wasm_bindgen(method, js_name = lineCount)]
+    pub fn line_count(this: &WaveEditor) -> u32;
+
+    /// Replaces the text without counting as an edit (undo still brings the old text back).
+    #[wasm_bindgen(method, js_name = setText)]
+    pub fn set_text(this: &WaveEditor, text: &str);
+
+    #[wasm_bindgen(method, js_name = setDiagnostics)]
+    fn set_diagnostics_flat(this: &WaveEditor, flat: &Array);
+
+    #[wasm_bindgen(method, js_name = setBreakpoints)]
+    fn set_breakpoints_array(this: &WaveEditor, lines: &Uint32Array);
+
+    /// The selected wave's line, 0 for none.
+    #[wasm_bindgen(method, js_name = setCurrentLine)]
+    pub fn set_current_line(this: &WaveEditor, line: u32);
+
+    #[wasm_bindgen(method, js_name = setHeat)]
+    fn set_heat_arrays(
+        this: &WaveEditor,
+        lines: &Uint32Array,
+        efficiency: &Float64Array,
+        executions: &Float64Array,
+    );
+
+    #[wasm_bindgen(method)]
+    pub fn focus(this: &WaveEditor);
+
+    #[wasm_bindgen(method)]
+    pub fn destroy(this: &WaveEditor);
+}
+
+/// A diagnostic as the editor takes it: UTF-16 offsets into its current text.
+pub struct EditorDiagnostic<'a> {
+    pub from: u32,
+    pub to: u32,
+    pub severity: &'a str,
+    pub message: String,
+}
+
+/// The callbacks the editor calls; they live as long as the editor.
+pub struct EditorHooks {
+    /// After an edit by the user (not by [`WaveEditor::set_text`]), with the new line count.
+    pub changed: Closure<dyn FnMut(u32)>,
+    /// After the caret moved, with its 1-based line.
+    pub caret: Closure<dyn FnMut(u32)>,
+    /// A breakpoint toggle on a line (gutter click or Ctrl+F9).
+    pub toggle_breakpoint: Closure<dyn FnMut(u32)>,
+}
+
+impl WaveEditor {
+    /// Creates the editor in `parent` with the engine's tables, or says why it could not.
+    pub fn create(
+        parent: &web_sys::HtmlElement,
+        text: &str,
+        hooks: &EditorHooks,
+    ) -> Result<WaveEditor, String> {
+        WaveEditor::new(
+            parent,
+            text,
+            &wave_session::mnemonic_table(),
+            &wave_session::cache_hint_names(),
+            &wave_session::special_register_names(),
+            hooks.changed.as_ref().unchecked_ref(),
+            hooks.caret.as_ref().unchecked_ref(),
+            hooks.toggle_breakpoint.as_ref().unchecked_ref(),
+        )
+        .map_err(|error| {
+            error
+                .dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_else(|| format!("{error:?}"))
+        })
+    }
+
+    pub fn set_diagnostics(&self, diagnostics: &[EditorDiagnostic]) {
+        let flat = Array::new();
+        for d in diagnostics {
+            flat.push(&d.from.into());
+            flat.push(&d.to.into());
+            flat.push(&JsValue::from_str(d.severity));
+            flat.push(&JsValue::from_str(&d.message));
+        }
+        self.set_diagnostics_flat(&flat);
+    }
+
+    pub fn set_breakpoints(&self, lines: &[u32]) {
+        self.set_breakpoints_array(&Uint32Array::from(lines));
+    }
+
+    /// Per line: (line, SIMD efficiency 0–1, executions).
+    pub fn set_heat(&self, heat: &[(u32, f64, u64)]) {
+        let lines: Vec<u32> = heat.iter().map(|h| h.0).collect();
+        let efficiency: Vec<f64> = heat.iter().map(|h| h.1).collect();
+        let executions: Vec<f64> = heat.iter().map(|h| h.2 as f64).collect();
+        self.set_heat_arrays(
+            &Uint32Array::from(&lines[..]),
+            &Float64Array::from(&efficiency[..]),
+            &Float64Array::from(&executions[..]),
+        );
+    }
+}

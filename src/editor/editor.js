@@ -1,0 +1,448 @@
+// The kernel editor: CodeMirror 6 with the WAVE mode, diagnostics, and the machine's state
+// (breakpoints, the selected wave's line, per-line SIMD efficiency) as decorations and gutters.
+// Driven from Rust through `src/codemirror.rs`; this module holds no state of the playground.
+
+import { EditorState, StateEffect, StateField, Annotation, RangeSetBuilder, Prec } from "@codemirror/state";
+import {
+  EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, drawSelection, dropCursor,
+  rectangularSelection, crosshairCursor, highlightSpecialChars, highlightActiveLineGutter, showTooltip,
+} from "@codemirror/view";
+import {
+  syntaxHighlighting, indentOnInput, indentUnit, foldGutter, foldKeymap, codeFolding,
+} from "@codemirror/language";
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { search, searchKeymap, highlightSelectionMatches } from "@codemirror/search";
+import { autocompletion, completionKeymap, snippetCompletion } from "@codemirror/autocomplete";
+import { setDiagnostics, lintGutter, openLintPanel, forEachDiagnostic } from "@codemirror/lint";
+import { tagHighlighter } from "@lezer/highlight";
+import {
+  MnemonicTable, waveLanguage, waveFolding, waveIndentation, tokenClasses, blockAt, firstWord,
+} from "./wave-language.js";
+
+/// Marks a change the playground made (an example, a link): it is not an edit to recompile.
+const fromPlayground = Annotation.define();
+const setBreakpoints = StateEffect.define();
+const setCurrentLine = StateEffect.define();
+const setHeat = StateEffect.define();
+
+const breakpointField = StateField.define({
+  create: () => new Set(),
+  update: (value, tr) => tr.effects.reduce((v, e) => (e.is(setBreakpoints) ? e.value : v), value),
+});
+const currentLineField = StateField.define({
+  create: () => 0,
+  update: (value, tr) => tr.effects.reduce((v, e) => (e.is(setCurrentLine) ? e.value : v), value),
+});
+/// Per line: [efficiency 0..1, executions].
+const heatField = StateField.define({
+  create: () => new Map(),
+  update: (value, tr) => tr.effects.reduce((v, e) => (e.is(setHeat) ? e.value : v), value),
+});
+
+const currentLineDeco = Decoration.line({ class: "cm-exec-line" });
+const breakpointLineDeco = Decoration.line({ class: "cm-bp-line" });
+
+/// The selected wave's line and the breakpoint lines, as line decorations (visible lines only).
+const machineLines = ViewPlugin.fromClass(
+  class {
+    constructor(view) {
+      this.decorations = this.build(view);
+    }
+    update(update) {
+      const changed = update.transactions.some((tr) =>
+        tr.effects.some((e) => e.is(setBreakpoints) || e.is(setCurrentLine)));
+      if (changed || update.docChanged || update.viewportChanged) this.decorations = this.build(update.view);
+    }
+    build(view) {
+      const { doc } = view.state;
+      const current = view.state.field(currentLineField);
+      const breakpoints = view.state.field(breakpointField);
+      const builder = new RangeSetBuilder();
+      for (const { from, to } of view.visibleRanges) {
+        for (let pos = from; pos <= to;) {
+          const line = doc.lineAt(pos);
+          if (line.number === current) builder.add(line.from, line.from, currentLineDeco);
+          if (breakpoints.has(line.number)) builder.add(line.from, line.from, breakpointLineDeco);
+          pos = line.to + 1;
+        }
+      }
+      return builder.finish();
+    }
+  },
+  { decorations: (plugin) => plugin.decorations },
+);
+
+/// A line number that is also the line's breakpoint button.
+class LineButton extends GutterMarker {
+  constructor(line, breakpoint, current, hooks) {
+    super();
+    this.line = line;
+    this.breakpoint = breakpoint;
+    this.current = current;
+    this.hooks = hooks;
+  }
+  eq(other) {
+    return other.line === this.line && other.breakpoint === this.breakpoint && other.current === this.current;
+  }
+  toDOM() {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "bp-toggle" + (this.breakpoint ? " bp" : "") + (this.current ? " current" : "");
+    button.tabIndex = -1;
+    button.setAttribute("aria-label", `Toggle breakpoint on line ${this.line}`);
+    button.setAttribute("aria-pressed", this.breakpoint ? "true" : "false");
+    const dot = document.createElement("span");
+    dot.className = "bp-dot";
+    dot.setAttribute("aria-hidden", "true");
+    const number = document.createElement("span");
+    number.className = "line-number";
+    number.textContent = String(this.line);
+    button.append(dot, number);
+    const line = this.line;
+    const hooks = this.hooks;
+    button.addEventListener("mousedown", (event) => event.preventDefault());
+    button.addEventListener("click", () => hooks.toggleBreakpoint(line));
+    return button;
+  }
+}
+
+class Spacer extends GutterMarker {
+  constructor(text) {
+    super();
+    this.text = text;
+  }
+  eq(other) {
+    return other.text === this.text;
+  }
+  toDOM() {
+    const span = document.createElement("span");
+    span.className = "bp-toggle";
+    span.innerHTML = '<span class="bp-dot"></span><span class="line-number"></span>';
+    span.lastChild.textContent = this.text;
+    return span;
+  }
+}
+
+function breakpointGutter(hooks) {
+  return gutter({
+    class: "cm-bp-gutter",
+    lineMarker(view, block) {
+      const line = view.state.doc.lineAt(block.from).number;
+      return new LineButton(line, view.state.field(breakpointField).has(line),
+        view.state.field(currentLineField) === line, hooks);
+    },
+    lineMarkerChange: (update) => update.transactions.some((tr) =>
+      tr.effects.some((e) => e.is(setBreakpoints) || e.is(setCurrentLine))),
+    initialSpacer: (view) => new Spacer(String(view.state.doc.lines).replace(/./g, "9")),
+    updateSpacer: (spacer, update) => new Spacer(String(update.state.doc.lines).replace(/./g, "9")),
+  });
+}
+
+class HeatMarker extends GutterMarker {
+  constructor(efficiency, executions) {
+    super();
+    this.efficiency = efficiency;
+    this.executions = executions;
+  }
+  eq(other) {
+    return other.efficiency === this.efficiency && other.executions === this.executions;
+  }
+  toDOM() {
+    const bar = document.createElement("span");
+    bar.className = "heat shown";
+    bar.style.setProperty("--heat", this.efficiency.toFixed(3));
+    bar.title = `SIMD efficiency ${Math.round(this.efficiency * 100)}% over ${this.executions} executions`;
+    bar.setAttribute("aria-hidden", "true");
+    return bar;
+  }
+}
+
+const heatGutter = gutter({
+  class: "cm-heat-gutter",
+  lineMarker(view, block) {
+    const heat = view.state.field(heatField).get(view.state.doc.lineAt(block.from).number);
+    return heat ? new HeatMarker(heat[0], heat[1]) : null;
+  },
+  lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setHeat))),
+});
+
+/// The diagnostic under the caret as a tooltip, so a keyboard user reads what the mouse user
+/// reads on hover. Shown after the caret moves, hidden on the next edit.
+const caretDiagnostic = StateField.define({
+  create: () => null,
+  update(value, tr) {
+    if (tr.docChanged) return null;
+    if (!tr.selection && !tr.effects.length) return value;
+    if (tr.selection && !tr.isUserEvent("select")) return null;
+    const { head, empty } = tr.state.selection.main;
+    if (!empty) return null;
+    const found = [];
+    forEachDiagnostic(tr.state, (d, from, to) => {
+      if (from <= head && head <= Math.max(to, from + 1)) found.push(d);
+    });
+    if (!found.length) return null;
+    return {
+      pos: head,
+      above: false,
+      create() {
+        const dom = document.createElement("div");
+        dom.className = "cm-caret-diagnostic";
+        dom.setAttribute("aria-live", "polite");
+        for (const d of found) {
+          const item = document.createElement("div");
+          item.className = `cm-diagnostic cm-diagnostic-${d.severity}`;
+          item.textContent = `${d.severity}: ${d.message}`;
+          dom.append(item);
+        }
+        return { dom };
+      },
+    };
+  },
+  provide: (field) => showTooltip.from(field),
+});
+
+const matchDeco = Decoration.mark({ class: "cm-block-match" });
+const unmatchedDeco = Decoration.mark({ class: "cm-block-unmatched" });
+
+/// With the caret on `if`, `else`, `endif`, `loop`, `endloop`, `.kernel` or `.end` (or on a
+/// `break`/`continue`), marks the keywords of that block, or the lone keyword when unmatched.
+const blockMatching = ViewPlugin.fromClass(
+  class {
+    constructor(view) {
+      this.decorations = this.build(view.state);
+    }
+    update(update) {
+      if (update.docChanged || update.selectionSet) this.decorations = this.build(update.state);
+    }
+    build(state) {
+      const { doc } = state;
+      const head = state.selection.main.head;
+      const line = doc.lineAt(head);
+      const word = firstWord(line.text);
+      if (!word) return Decoration.none;
+      const start = line.from + line.text.indexOf(word);
+      if (head < start || head > start + word.length) return Decoration.none;
+      const block = blockAt(doc, line.number);
+      if (!block) return Decoration.none;
+      const deco = block.complete ? matchDeco : unmatchedDeco;
+      const ranges = [...new Set(block.lines)].sort((a, b) => a - b).map((n) => {
+        const l = doc.line(n);
+        const w = firstWord(l.text);
+        const at = l.from + l.text.indexOf(w);
+        return deco.range(at, at + w.length);
+      });
+      return Decoration.set(ranges);
+    }
+  },
+  { decorations: (plugin) => plugin.decorations },
+);
+
+/// Labels defined in the document (`name:` at the start of a line).
+function labelsIn(doc) {
+  const labels = new Map();
+  for (let n = 1; n <= doc.lines; n++) {
+    const match = /^\s*([A-Za-z_]\w*):/.exec(doc.line(n).text);
+    if (match && !labels.has(match[1])) labels.set(match[1], n);
+  }
+  return labels;
+}
+
+function completions(table) {
+  const mnemonics = table.entries.map(({ name, operands }) =>
+    operands
+      ? snippetCompletion(`${name} ${operands.split(", ").map((o) => "${" + o + "}").join(", ")}`,
+        { label: name, detail: operands, type: "keyword" })
+      : { label: name, type: "keyword" });
+  const specials = table.specials.map((name) => ({ label: name, type: "constant" }));
+  return (context) => {
+    const word = context.matchBefore(/[.\w]*/);
+    if (!word || (word.from === word.to && !context.explicit)) return null;
+    const line = context.state.doc.lineAt(context.pos);
+    const before = line.text.slice(0, word.from - line.from);
+    const opcodePosition = /^\s*(?:[A-Za-z_]\w*:\s*)?(?:@!?p\d\s+)?$/.test(before);
+    if (opcodePosition) return { from: word.from, options: mnemonics, validFor: /^[\w.]*$/ };
+    if (/[;#]/.test(before)) return null;
+    const labels = [...labelsIn(context.state.doc).keys()].map((label) => ({ label, type: "variable", detail: "label" }));
+    return { from: word.from, options: [...labels, ...specials], validFor: /^\w*$/ };
+  };
+}
+
+/// Moves the caret to the definition of the label under it. True when there was one.
+function goToDefinition(view, pos = view.state.selection.main.head) {
+  const word = view.state.wordAt(pos);
+  if (!word) return false;
+  const name = view.state.sliceDoc(word.from, word.to);
+  const line = labelsIn(view.state.doc).get(name);
+  if (!line) return false;
+  const target = view.state.doc.line(line);
+  const at = target.from + target.text.indexOf(name);
+  view.dispatch({ selection: { anchor: at, head: at + name.length }, scrollIntoView: true, userEvent: "select" });
+  return true;
+}
+
+const theme = EditorView.theme({
+  "&": { height: "100%", backgroundColor: "var(--code-bg)", color: "var(--text)", fontSize: "var(--code-size)" },
+  "&.cm-focused": { outline: "2px solid color-mix(in srgb, var(--focus) 60%, transparent)", outlineOffset: "-2px" },
+  ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "var(--code-line)" },
+  ".cm-content": { caretColor: "var(--text)", padding: "var(--code-pad) 0 calc(var(--code-pad) + 40px)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--text)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection":
+    { backgroundColor: "color-mix(in srgb, var(--accent) 30%, transparent)" },
+  ".cm-gutters": { backgroundColor: "var(--panel-2)", color: "var(--muted)", borderRight: "1px solid var(--panel-edge)" },
+  ".cm-activeLineGutter": { backgroundColor: "transparent", color: "var(--text)" },
+  ".cm-panels": { backgroundColor: "var(--panel)", color: "var(--text)" },
+  ".cm-panels.cm-panels-top": { borderBottom: "1px solid var(--panel-edge)" },
+  ".cm-panels.cm-panels-bottom": { borderTop: "1px solid var(--panel-edge)" },
+  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--text)", border: "1px solid var(--panel-edge)" },
+  ".cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "var(--accent)", color: "var(--accent-text)" },
+  ".cm-searchMatch": { backgroundColor: "color-mix(in srgb, var(--warning) 30%, transparent)" },
+  ".cm-searchMatch-selected": { backgroundColor: "color-mix(in srgb, var(--accent) 40%, transparent)" },
+  ".cm-foldPlaceholder": { backgroundColor: "var(--panel-2)", color: "var(--muted)", border: "1px solid var(--panel-edge)" },
+  ".cm-textfield": { backgroundColor: "var(--code-bg)", color: "var(--text)", border: "1px solid var(--panel-edge)" },
+  ".cm-button": { backgroundImage: "none", backgroundColor: "var(--panel-2)", color: "var(--text)", border: "1px solid var(--panel-edge)" },
+});
+
+/// What the playground gives the editor: the engine's tables, and callbacks for edits
+/// (`changed(lineCount)`), caret moves (`caret(line)`) and breakpoint toggles (`toggleBreakpoint(line)`).
+export class WaveEditor {
+  constructor(parent, text, mnemonics, cacheHints, specials, changed, caret, toggleBreakpoint) {
+    const table = new MnemonicTable(mnemonics, cacheHints, specials);
+    const hooks = { toggleBreakpoint };
+    const toggleAtCaret = (view) => {
+      toggleBreakpoint(view.state.doc.lineAt(view.state.selection.main.head).number);
+      return true;
+    };
+    const withoutModEnter = defaultKeymap.filter((binding) => binding.key !== "Mod-Enter");
+    this.view = new EditorView({
+      parent,
+      state: EditorState.create({
+        doc: text,
+        extensions: [
+          breakpointGutter(hooks),
+          lintGutter(),
+          heatGutter,
+          foldGutter({ markerDOM: null }),
+          highlightActiveLineGutter(),
+          highlightSpecialChars(),
+          history(),
+          codeFolding(),
+          drawSelection(),
+          dropCursor(),
+          EditorState.allowMultipleSelections.of(true),
+          indentUnit.of("    "),
+          EditorState.tabSize.of(4),
+          indentOnInput(),
+          rectangularSelection(),
+          crosshairCursor(),
+          highlightSelectionMatches(),
+          search({ top: true }),
+          waveLanguage(table),
+          syntaxHighlighting(tagHighlighter(tokenClasses)),
+          waveFolding,
+          waveIndentation,
+          blockMatching,
+          autocompletion({ override: [completions(table)], icons: false }),
+          breakpointField,
+          currentLineField,
+          heatField,
+          machineLines,
+          caretDiagnostic,
+          Prec.high(keymap.of([
+            { key: "Mod-F9", run: toggleAtCaret, preventDefault: true },
+            { key: "F12", run: (view) => goToDefinition(view) },
+            { key: "Mod-Shift-m", run: openLintPanel },
+          ])),
+          keymap.of([...completionKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...withoutModEnter, indentWithTab]),
+          EditorView.domEventHandlers({
+            mousedown(event, view) {
+              if (!(event.ctrlKey || event.metaKey) || event.button !== 0) return false;
+              const pos = view.posAtCoords({ x: event.clientX, y: event.clientY });
+              return pos !== null && goToDefinition(view, pos) && (event.preventDefault(), true);
+            },
+          }),
+          EditorView.contentAttributes.of({
+            "aria-label": "Kernel source",
+            "aria-multiline": "true",
+            spellcheck: "false",
+            autocapitalize: "off",
+            autocorrect: "off",
+          }),
+          theme,
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged && !update.transactions.every((tr) => tr.annotation(fromPlayground))) {
+              changed(update.state.doc.lines);
+            }
+            if (update.selectionSet || update.docChanged) {
+              caret(update.state.doc.lineAt(update.state.selection.main.head).number);
+            }
+          }),
+        ],
+      }),
+    });
+    // CodeMirror hides its gutters from assistive technology; the line numbers here are the
+    // breakpoint buttons, so only the other gutters stay hidden.
+    this.view.dom.querySelector(".cm-gutters")?.removeAttribute("aria-hidden");
+    for (const other of this.view.dom.querySelectorAll(".cm-gutter:not(.cm-bp-gutter)")) {
+      other.setAttribute("aria-hidden", "true");
+    }
+  }
+
+  text() {
+    return this.view.state.doc.toString();
+  }
+
+  lineCount() {
+    return this.view.state.doc.lines;
+  }
+
+  /// Replaces the whole text (an example, a link). Undo brings the previous text back.
+  setText(text) {
+    if (this.view.state.doc.toString() === text) return;
+    this.view.dispatch({
+      changes: { from: 0, to: this.view.state.doc.length, insert: text },
+      selection: { anchor: 0 },
+      annotations: fromPlayground.of(true),
+      scrollIntoView: true,
+    });
+  }
+
+  /// `list`: [from, to, severity, message, ...] flattened, in UTF-16 offsets of the current text.
+  setDiagnostics(list) {
+    const diagnostics = [];
+    const length = this.view.state.doc.length;
+    for (let i = 0; i + 3 < list.length; i += 4) {
+      const from = Math.min(list[i], length);
+      const to = Math.min(Math.max(list[i + 1], from), length);
+      diagnostics.push({ from, to, severity: list[i + 2], message: list[i + 3] });
+    }
+    this.view.dispatch(setDiagnostics(this.view.state, diagnostics));
+  }
+
+  setBreakpoints(lines) {
+    this.view.dispatch({ effects: setBreakpoints.of(new Set(lines)) });
+  }
+
+  /// The selected wave's line (0 for none); scrolled into view when it moves.
+  setCurrentLine(line) {
+    const effects = [setCurrentLine.of(line)];
+    if (line >= 1 && line <= this.view.state.doc.lines && line !== this.view.state.field(currentLineField)) {
+      effects.push(EditorView.scrollIntoView(this.view.state.doc.line(line).from, { y: "nearest" }));
+    }
+    this.view.dispatch({ effects });
+  }
+
+  /// Parallel arrays: line numbers, SIMD efficiency (0..1) and executions.
+  setHeat(lines, efficiency, executions) {
+    const heat = new Map();
+    lines.forEach((line, i) => heat.set(line, [efficiency[i], executions[i]]));
+    this.view.dispatch({ effects: setHeat.of(heat) });
+  }
+
+  focus() {
+    this.view.focus();
+  }
+
+  destroy() {
+    this.view.destroy();
+  }
+}
