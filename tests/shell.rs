@@ -86,20 +86,35 @@ fn lane_labels(root: &web_sys::HtmlElement) -> Vec<String> {
         .collect()
 }
 
-fn editor(root: &web_sys::HtmlElement) -> web_sys::HtmlTextAreaElement {
-    one(root, "textarea[aria-label='Kernel source']")
+/// The kernel editor: CodeMirror's content element, a textbox with the accessible name.
+fn editor(root: &web_sys::HtmlElement) -> web_sys::HtmlElement {
+    one(root, "[role=textbox][aria-label='Kernel source']")
         .dyn_into()
         .unwrap()
 }
 
-/// Types `source` into the editor and waits for the debounced recompile. The page autosaves the
-/// source it has just compiled (`Ctx::commit_source`), so an autosave holding `source` says the
-/// session has it; `wait_until` then lets the views follow.
+/// The editor's text as drawn, one `.cm-line` per line.
+fn editor_text(root: &web_sys::HtmlElement) -> String {
+    all(root, ".cm-line")
+        .iter()
+        .map(text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Types `source` over the editor's text (select all, then insert, as the browser's own text
+/// input does) and waits for the debounced recompile. The page autosaves the source it has just
+/// compiled (`Ctx::commit_source`), so an autosave holding `source` says the session has it;
+/// `wait_until` then lets the views follow.
 async fn type_source(root: &web_sys::HtmlElement, source: &str) {
     let area = editor(root);
-    area.set_value(source);
-    area.dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
+    area.focus().unwrap();
+    let selection = web_sys::window().unwrap().get_selection().unwrap().unwrap();
+    selection.select_all_children(&area).unwrap();
+    let html: web_sys::HtmlDocument = document().dyn_into().unwrap();
+    assert!(html
+        .exec_command_with_show_ui_and_value("insertText", false, source)
+        .unwrap());
     wait_until(
         || autosaved_source().as_deref() == Some(source),
         "the debounced recompile of the typed source (the autosave holding it)",
@@ -220,10 +235,14 @@ async fn layout_has_header_editor_and_machine_with_the_default_kernel() {
     assert!(one(root, "main .editor-pane").is_object());
     assert!(one(root, "main .machine-pane").is_object());
     assert!(one(root, "header select[aria-label=Examples]").is_object());
-    assert_eq!(editor(root).value(), wave_playground::DEFAULT_KERNEL);
-    // One highlighted line and one gutter button per source line.
+    wait_until(
+        || editor_text(root) == wave_playground::DEFAULT_KERNEL,
+        "the editor showing the default kernel",
+    )
+    .await;
+    // One gutter button per source line.
     let lines = wave_playground::DEFAULT_KERNEL.split('\n').count();
-    assert_eq!(all(root, "pre[aria-hidden=true] .code-line").len(), lines);
+    assert_eq!(all(root, ".cm-bp-gutter button").len(), lines);
     assert!(all(root, "button[aria-label='Toggle breakpoint on line 3']").len() == 1);
 }
 
@@ -283,7 +302,7 @@ async fn diagnostics_list_shows_an_error_and_clears_when_fixed() {
     );
     assert!(status(root).starts_with("cannot run"), "{}", status(root));
     assert!(
-        !all(root, ".squiggle-error").is_empty(),
+        !all(root, ".cm-lintRange-error").is_empty(),
         "the bad token is underlined"
     );
     type_source(root, ".kernel k\n    halt\n.end").await;

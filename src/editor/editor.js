@@ -422,13 +422,27 @@ export class WaveEditor {
     this.view.dispatch({ effects: setBreakpoints.of(new Set(lines)) });
   }
 
-  /// The selected wave's line (0 for none); scrolled into view when it moves.
+  /// The selected wave's line (0 for none). When it moves out of sight, the editor scrolls to
+  /// it; the page around the editor stays where it is.
   setCurrentLine(line) {
-    const effects = [setCurrentLine.of(line)];
-    if (line >= 1 && line <= this.view.state.doc.lines && line !== this.view.state.field(currentLineField)) {
-      effects.push(EditorView.scrollIntoView(this.view.state.doc.line(line).from, { y: "nearest" }));
-    }
-    this.view.dispatch({ effects });
+    const view = this.view;
+    const moved = line !== view.state.field(currentLineField);
+    view.dispatch({ effects: setCurrentLine.of(line) });
+    if (!moved || line < 1 || line > view.state.doc.lines) return;
+    const from = view.state.doc.line(line).from;
+    view.requestMeasure({
+      key: "wave-current-line",
+      read(view) {
+        const scroller = view.scrollDOM;
+        const block = view.lineBlockAt(from);
+        const top = view.documentTop - scroller.getBoundingClientRect().top + scroller.scrollTop + block.top;
+        const visible = top >= scroller.scrollTop && top + block.height <= scroller.scrollTop + scroller.clientHeight;
+        return visible ? null : Math.max(0, top - scroller.clientHeight / 3);
+      },
+      write(scrollTop, view) {
+        if (scrollTop !== null) view.scrollDOM.scrollTop = scrollTop;
+      },
+    });
   }
 
   /// Parallel arrays: line numbers, SIMD efficiency (0..1) and executions.

@@ -14,3 +14,21 @@ export const test = base.extend({
 });
 
 export { expect };
+
+// The kernel editor (CodeMirror: a contenteditable with role textbox, not a <textarea>).
+export const kernelEditor = (page) => page.getByRole('textbox', { name: 'Kernel source' });
+
+// The editor's text as shown on screen, line by line. Every line must be on screen (the editor
+// draws only what is visible): the footer's line count says how many there are.
+export async function editorText(page) {
+  const lines = await kernelEditor(page).locator('.cm-line').allTextContents();
+  const footer = await page.getByText(/^\d+ lines?$/).textContent();
+  expect(lines.length, 'every line of the kernel is drawn').toBe(parseInt(footer, 10));
+  return lines.join('\n');
+}
+
+// Waits until the editor shows `text`.
+export async function expectEditorText(page, text) {
+  await expect.poll(() => kernelEditor(page).locator('.cm-line').allTextContents()
+    .then((lines) => lines.join('\n'))).toBe(text);
+}

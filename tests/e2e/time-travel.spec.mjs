@@ -1,6 +1,6 @@
 // Moving through time as a person would: by the buttons' names and the debugger keys, reading
 // what the lanes, the divergence stack and the status say.
-import { test, expect } from './fixtures.mjs';
+import { test, expect, editorText } from './fixtures.mjs';
 
 const laneGroup = (page) => page.getByRole('group', { name: 'Lanes' });
 const frames = (page) => page.getByRole('list', { name: 'Divergence stack' }).getByRole('listitem');
@@ -186,7 +186,7 @@ test('Back to cursor returns to the last time the caret line was about to run', 
   await page.goto('/');
   await page.getByRole('combobox', { name: 'Examples' }).selectOption('loop-exit');
   const editor = page.getByRole('textbox', { name: 'Kernel source' });
-  const lines = (await editor.inputValue()).split('\n');
+  const lines = (await editorText(page)).split('\n');
   const body = lines.findIndex((l) => l.includes('iadd    r1, r1, r2')) + 1;
   expect(body).toBeGreaterThan(0);
   await button(page, 'Run').click();
