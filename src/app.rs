@@ -101,7 +101,10 @@ pub fn App() -> impl IntoView {
     ctx.check_if_pending();
     crate::components::header::apply_theme(&crate::components::header::stored_theme());
     // Leaving the page mid-debounce must not lose the last keystrokes.
-    let pagehide = window_event_listener(leptos::ev::pagehide, move |_| ctx.commit_source());
+    let pagehide = window_event_listener(leptos::ev::pagehide, move |_| {
+        ctx.commit_source();
+        ctx.autosave();
+    });
     on_cleanup(move || pagehide.remove());
 
     let problem_count = Signal::derive(move || ctx.with(|s| s.diagnostics().len()));

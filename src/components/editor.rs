@@ -149,7 +149,12 @@ pub fn Editor() -> impl IntoView {
             <div class="editor" node_ref=host></div>
             <p class="pane-footer">
                 <span class:footer-problems=true>{problems}</span>
-                <span>{move || format!("{} lines", ctx.line_count.get())}</span>
+                <span>
+                    {move || match ctx.line_count.get() {
+                        1 => "1 line".to_string(),
+                        n => format!("{n} lines"),
+                    }}
+                </span>
             </p>
         </section>
     }

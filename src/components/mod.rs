@@ -307,12 +307,21 @@ impl Ctx {
             .session
             .try_with_value(|s| s.source() == text)
             .unwrap_or(true);
-        if !same {
-            self.act(|s| s.set_source(&text));
-            self.source_generation.update(|g| *g += 1);
-            self.run_time_ms.set(None);
-            self.autosave();
+        if same {
+            return;
         }
+        // The compile is this task's work; the views follow in the next task and the autosave
+        // in the one after, so no single task of a long kernel's recompile carries all three.
+        // A command that called this refreshes the views itself, at once.
+        self.act_quietly(|s| s.set_source(&text));
+        self.run_time_ms.set(None);
+        let ctx = *self;
+        post_task(move || {
+            ctx.source_generation.try_update(|g| *g += 1);
+            ctx.refresh();
+            ctx.check_if_pending();
+            post_task(move || ctx.autosave());
+        });
     }
 
     /// Whether the session holds what the editor shows (no recompile pending).

@@ -10,7 +10,7 @@ import {
 import {
   syntaxHighlighting, indentOnInput, indentUnit, foldGutter, foldKeymap, codeFolding,
 } from "@codemirror/language";
-import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory } from "@codemirror/commands";
 import { search, searchKeymap, highlightSelectionMatches } from "@codemirror/search";
 import { autocompletion, completionKeymap, snippetCompletion } from "@codemirror/autocomplete";
 import { setDiagnostics, lintGutter, openLintPanel, forEachDiagnostic } from "@codemirror/lint";
@@ -321,7 +321,7 @@ export class WaveEditor {
           breakpointGutter(hooks),
           lintGutter(),
           heatGutter,
-          foldGutter({ markerDOM: null }),
+          foldGutter(),
           highlightActiveLineGutter(),
           highlightSpecialChars(),
           history(),
@@ -401,7 +401,7 @@ export class WaveEditor {
     this.view.dispatch({
       changes: { from: 0, to: this.view.state.doc.length, insert: text },
       selection: { anchor: 0 },
-      annotations: fromPlayground.of(true),
+      annotations: [fromPlayground.of(true), isolateHistory.of("full")],
       scrollIntoView: true,
     });
   }

@@ -200,27 +200,30 @@ export const waveFolding = foldService.of((state, lineStart) => {
 });
 
 /// Indents one unit inside `if`/`else`/`loop` and inside a kernel; a closing keyword lines up
-/// with its opener.
+/// with its opener. Works on the context's lines, so a line break being typed counts.
 export const waveIndentation = indentService.of((context, pos) => {
   const doc = context.state.doc;
-  const line = doc.lineAt(pos);
   const unit = context.state.facet(indentUnit).length;
-  const word = firstWord(context.lineAt(pos).text);
+  const current = context.lineAt(pos, 1);
+  // With a break simulated inside line N, the part before it is line N itself.
+  const realLine = doc.lineAt(current.from).number + (current.from > doc.lineAt(current.from).from ? 1 : 0);
+  const word = firstWord(current.text);
   const partner = word in CLOSERS ? CLOSERS[word] : word === "else" ? "if" : null;
   if (partner) {
-    const open = scan(doc, line.number, -1, partner);
-    return open === null ? null : context.lineIndent(doc.line(open).from);
+    const open = scan(doc, realLine, -1, partner);
+    return open === null ? null : context.lineIndent(doc.line(open).from, -1);
   }
-  for (let n = line.number - 1; n >= 1; n--) {
-    const text = doc.line(n).text;
-    if (!text.trim() || /^\s*[;#]/.test(text)) continue;
-    const previous = firstWord(text);
-    const indent = context.lineIndent(doc.line(n).from);
+  for (let end = current.from - 1; end >= 0;) {
+    const line = context.lineAt(end, -1);
+    end = line.from - 1;
+    if (!line.text.trim() || /^\s*[;#]/.test(line.text)) continue;
+    const previous = firstWord(line.text);
+    const indent = /^\s*/.exec(line.text)[0].replace(/\t/g, " ".repeat(unit)).length;
     if (previous === ".end") return 0;
+    if (previous === ".kernel") return indent;
     if (previous.startsWith(".")) return Math.max(indent, unit);
     if (previous === "if" || previous === "else" || previous === "loop") return indent + unit;
     return indent;
   }
   return 0;
 });
-

@@ -1,0 +1,223 @@
+// The kernel editor as a person uses it: typing, pasting a long kernel, reading diagnostics,
+// setting breakpoints by pointer and keyboard, folding, search and replace, undo, completion.
+import { test, expect, kernelEditor, editorText, expectEditorText } from './fixtures.mjs';
+
+const status = (page) => page.getByRole('status');
+const breakpoint = (page, line) => page.getByRole('button', { name: `Toggle breakpoint on line ${line}` });
+const caretLine = (page) => page.getByRole('heading', { name: /^Kernel/ });
+
+// Moves the caret to the start of 1-based line `line` by keyboard.
+async function caretTo(page, line) {
+  await kernelEditor(page).focus();
+  await page.keyboard.press('Control+Home');
+  for (let i = 1; i < line; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Home');
+  await expect(caretLine(page)).toContainText(`Ln ${line}`);
+}
+
+// A kernel of exactly `lines` lines: `if` blocks one after another inside one kernel.
+function longKernel(lines) {
+  const out = ['.kernel long', '.registers 8', '    mov_sr   r0, sr_lane_id', '    mov_imm  r1, 1', '    mov_imm  r2, 0'];
+  for (let i = 0; out.length + 5 <= lines - 2; i++) {
+    out.push(`    iadd     r2, r2, r1            ; round ${i}`, '    icmp_lt  p1, r2, r0', '    if p1',
+      '        imul     r3, r2, r1', '    endif');
+  }
+  while (out.length < lines - 2) out.push('    iadd     r2, r2, r1');
+  out.push('    halt', '.end');
+  return out.join('\n');
+}
+
+test('typing indents inside blocks and lines a closing keyword up with its opener', async ({ page }) => {
+  await page.goto('/');
+  const editor = kernelEditor(page);
+  await editor.fill('');
+  await editor.focus();
+  await page.keyboard.type('.kernel typed\n.registers 4\nmov_imm r1, 1\nif p0\nmov_imm r2, 2\nelse\nmov_imm r2, 3\nendif\nhalt\n.end');
+  await expectEditorText(page, [
+    '.kernel typed', '.registers 4', '    mov_imm r1, 1', '    if p0', '        mov_imm r2, 2', '    else',
+    '        mov_imm r2, 3', '    endif', '    halt', '.end',
+  ].join('\n'));
+  await expect(page.getByText('10 lines')).toBeVisible();
+  await expect(status(page)).toHaveText('ready');
+});
+
+test('a 5,000-line kernel pasted from the clipboard is shown, compiled and drawn only where visible', async ({ page }) => {
+  await page.goto('/');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const kernel = longKernel(5000);
+  await page.evaluate((text) => navigator.clipboard.writeText(text), kernel);
+  const editor = kernelEditor(page);
+  await editor.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+V');
+  await expect(page.getByText('5000 lines')).toBeVisible();
+  await expect(page.getByText('No problems', { exact: true })).toBeVisible();
+  await expect(status(page)).toHaveText('ready');
+  // Only the lines on screen (and a margin) are in the page.
+  expect(await editor.locator('.cm-line').count()).toBeLessThan(200);
+  await page.keyboard.press('Control+End');
+  await expect(caretLine(page)).toContainText('Ln 5000');
+  await expect(editor.locator('.cm-line').last()).toHaveText('.end');
+  // Ctrl+Z takes the paste back as one change.
+  await page.keyboard.press('Control+z');
+  await expect(page.getByText('20 lines')).toBeVisible();
+  await expect(editor).toContainText('.kernel parity');
+});
+
+test('a diagnostic is underlined, marked in the gutter, and read on hover and at the caret', async ({ page }) => {
+  await page.goto('/');
+  const editor = kernelEditor(page);
+  await editor.fill('.kernel k\n    frobnicate r1\n    halt\n.end');
+  const underline = page.locator('.cm-lintRange-error');
+  await expect(underline).toHaveText('frobnicate');
+  await expect(page.locator('.cm-gutter-lint .cm-lint-marker-error')).toHaveCount(1);
+  await expect(page.getByText('1 error, 0 warnings')).toBeVisible();
+  await underline.hover();
+  await expect(page.locator('.cm-tooltip-hover')).toContainText('unknown instruction `frobnicate`');
+  await page.mouse.move(0, 0);
+  // Keyboard: the caret on the bad word shows the same message.
+  await caretTo(page, 2);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Home');
+  await expect(page.locator('.cm-caret-diagnostic')).toContainText('error: unknown instruction `frobnicate`');
+  await page.keyboard.type('iadd r1, r1, r1 ; ');
+  await expect(underline).toHaveCount(0);
+  await expect(page.getByText('No problems', { exact: true })).toBeVisible();
+});
+
+test('breakpoints toggle from the gutter and from the keyboard, and Run stops at them', async ({ page }) => {
+  await page.goto('/');
+  await breakpoint(page, 13).click();
+  await expect(breakpoint(page, 13)).toHaveAttribute('aria-pressed', 'true');
+  await caretTo(page, 11);
+  await page.keyboard.press('Control+F9');
+  await expect(breakpoint(page, 11)).toHaveAttribute('aria-pressed', 'true');
+  // Ctrl+F9 is the editor's: it did not step over anything.
+  await expect(status(page)).toHaveText('ready');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(status(page)).toHaveText(/^paused at line 11/);
+  await kernelEditor(page).focus();
+  await page.keyboard.press('Control+F9');
+  await expect(breakpoint(page, 11)).toHaveAttribute('aria-pressed', 'false');
+  await page.getByRole('button', { name: /^Continue|^Run$/ }).click();
+  await expect(status(page)).toHaveText(/^paused at line 13/);
+});
+
+test('if, else and loop blocks fold from the gutter and the keyboard', async ({ page }) => {
+  await page.goto('/');
+  const editor = kernelEditor(page);
+  await expect(editor.locator('.cm-line')).toHaveCount(20);
+  // Line 10 is `if p1`: folding it hides the `if` side (line 11) and keeps `else` in view.
+  await page.getByTitle('Fold line', { exact: true }).nth(1).click();
+  await expect(editor.locator('.cm-foldPlaceholder')).toHaveCount(1);
+  await expect(editor.locator('.cm-line')).toHaveCount(19);
+  await expect(editor).not.toContainText('mov_imm r4, 100');
+  await expect(editor).toContainText('odd lanes');
+  await page.locator('.cm-foldPlaceholder').click();
+  await expect(editor.locator('.cm-line')).toHaveCount(20);
+  // Ctrl+Shift+[ folds where the caret is (the kernel, from `.kernel` to `.end`).
+  await caretTo(page, 3);
+  await page.keyboard.press('Control+Shift+BracketLeft');
+  await expect(editor.locator('.cm-line')).toHaveCount(5);
+  await page.keyboard.press('Control+Shift+BracketRight');
+  await expect(editor.locator('.cm-line')).toHaveCount(20);
+});
+
+test('search and replace, and several selections typed at once', async ({ page }) => {
+  await page.goto('/');
+  const editor = kernelEditor(page);
+  await editor.focus();
+  await page.keyboard.press('Control+f');
+  const find = page.getByRole('textbox', { name: 'Find' });
+  await expect(find).toBeFocused();
+  await find.fill('r4');
+  await page.getByRole('textbox', { name: 'Replace' }).fill('r7');
+  await page.getByRole('button', { name: 'replace all' }).click();
+  await expect(editor).toContainText('mov_imm r7, 100');
+  await expect(editor).not.toContainText('r4');
+  await page.keyboard.press('Escape');
+  await expect(find).toHaveCount(0);
+  // Ctrl+D adds the next occurrence of the word to the selection; typing replaces both.
+  await caretTo(page, 11);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Control+ArrowRight');
+  await page.keyboard.press('Control+ArrowRight');
+  await page.keyboard.press('Control+d');
+  await page.keyboard.press('Control+d');
+  await page.keyboard.type('r5');
+  await expect(editor).toContainText('mov_imm r5, 100');
+  await expect(editor).toContainText('mov_imm r5, 200');
+});
+
+test('undo and redo cover typing, Tab indents and an example loaded by the page', async ({ page }) => {
+  await page.goto('/');
+  const editor = kernelEditor(page);
+  await editor.fill('halt');
+  await editor.press('Home');
+  await editor.press('Tab');
+  await expectEditorText(page, '    halt');
+  await page.keyboard.press('Control+z');
+  await expectEditorText(page, 'halt');
+  await page.keyboard.press('Control+y');
+  await expectEditorText(page, '    halt');
+  // An example replaces the text; undo in the editor brings the work back and recompiles it.
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');
+  await expect(editor).toContainText('.kernel');
+  await expect(page.getByText('1 line', { exact: true })).toHaveCount(0);
+  await editor.focus();
+  await page.keyboard.press('Control+z');
+  await expectEditorText(page, '    halt');
+  await expect(page.getByText('1 line', { exact: true })).toBeVisible();
+  await expect(status(page)).toHaveText(/^cannot run/);
+});
+
+test('comments toggle, block keywords match, labels complete and lead to their definition', async ({ page }) => {
+  await page.goto('/');
+  const editor = kernelEditor(page);
+  // The caret on `endif` marks its `if` and `else` too.
+  await caretTo(page, 14);
+  await page.keyboard.press('End');
+  await expect(editor.locator('.cm-block-match')).toHaveText(['if', 'else', 'endif']);
+  await page.keyboard.press('Control+/');
+  await expect(editor.locator('.cm-line').nth(13)).toHaveText(/^\s*; endif$/);
+  await expect(editor.locator('.cm-block-unmatched')).toHaveCount(0);
+  await page.keyboard.press('Control+/');
+  await expect(editor.locator('.cm-line').nth(13)).toHaveText(/^\s*endif$/);
+
+  await editor.fill('.kernel k\n.registers 4\n    call helper\n    halt\nhelper:\n    mov_imm r1, 1\n    ret\n.end');
+  await caretTo(page, 3);
+  await page.keyboard.press('End');
+  await page.keyboard.press('F12');
+  await expect(caretLine(page)).toContainText('Ln 5');
+  // Completion: a mnemonic with its operands from the engine's table, filled in as a snippet.
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('icmp_e');
+  const option = page.getByRole('option', { name: /icmp_eq/ });
+  await expect(option).toContainText('pd, rs1, rs2');
+  await option.click();
+  await expect(editor.locator('.cm-line').nth(5)).toHaveText('    icmp_eq pd, rs1, rs2');
+  await page.keyboard.type('p2');
+  await expect(editor.locator('.cm-line').nth(5)).toHaveText('    icmp_eq p2, rs1, rs2');
+});
+
+test('the editor takes the page theme, and a touch tap places the caret', async ({ browser }) => {
+  const context = await browser.newContext({ hasTouch: true, colorScheme: 'dark' });
+  const page = await context.newPage();
+  try {
+    await page.goto('/');
+    const editor = kernelEditor(page);
+    const background = () => page.locator('.cm-editor').evaluate((e) => getComputedStyle(e).backgroundColor);
+    const codeBackground = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--code-bg').trim());
+    expect(await background()).toBe('rgb(17, 21, 28)');
+    expect(await codeBackground()).toBe('#11151c');
+    await page.getByRole('button', { name: /^Theme/ }).click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    await expect.poll(background).not.toBe('rgb(17, 21, 28)');
+    await editor.locator('.cm-line').nth(9).tap();
+    await expect(caretLine(page)).toContainText('Ln 10');
+  } finally {
+    await context.close();
+  }
+});
