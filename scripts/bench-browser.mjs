@@ -48,12 +48,12 @@
 // Chromium with that feature off, which changes only when the measuring task runs;
 // `--input-deferral` keeps Chromium's default, for comparison.
 import { spawnSync } from 'node:child_process';
-import { readFile, stat, writeFile } from 'node:fs/promises';
-import http from 'node:http';
+import { stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { serveDist } from './lib/serve-dist.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -93,39 +93,6 @@ function parseArgs(argv) {
   }
   if (!Number.isInteger(options.pause) || options.pause < 0) throw new Error('--pause must be a whole number of ms');
   return options;
-}
-
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json',
-};
-
-// A static server for dist/ on a free loopback port (the OS picks it).
-async function serve(dir) {
-  const server = http.createServer(async (request, response) => {
-    try {
-      const url = new URL(request.url, 'http://localhost');
-      let file = path.join(dir, decodeURIComponent(url.pathname));
-      if (!file.startsWith(dir)) throw new Error('outside dist');
-      if ((await stat(file)).isDirectory()) file = path.join(file, 'index.html');
-      const body = await readFile(file);
-      response.writeHead(200, { 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' });
-      response.end(body);
-    } catch {
-      response.writeHead(404);
-      response.end('not found');
-    }
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  return { server, url: `http://127.0.0.1:${server.address().port}/` };
 }
 
 // Installed before the app loads: long tasks and animation-frame times, kept in the page.
@@ -586,7 +553,7 @@ async function main() {
   } catch {
     throw new Error(`${dist}/index.html not found: run \`trunk build --release --offline\` first (or pass --build)`);
   }
-  const { server, url } = await serve(dist);
+  const { server, url } = await serveDist(dist);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',

@@ -4,9 +4,7 @@
 // loop, steps on and comes back there (so the timeline shows both sides), and captures the window.
 // Usage (after `trunk build --release`): node scripts/screenshot.mjs [--out FILE] [--theme dark]
 import { chromium } from '@playwright/test';
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
+import { serveDist } from './lib/serve-dist.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -15,21 +13,7 @@ const option = (name, fallback) => {
 };
 const out = option('--out', 'assets/screenshot.png');
 const theme = option('--theme', 'light');
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml' };
-
-const server = createServer(async (request, response) => {
-  const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-  try {
-    const body = await readFile(join('dist', path.endsWith('/') ? `${path}index.html` : path));
-    response.writeHead(200, { 'content-type': types[extname(path)] || 'text/html' });
-    response.end(body);
-  } catch {
-    response.writeHead(404);
-    response.end();
-  }
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${server.address().port}/`;
+const { server, url } = await serveDist('dist');
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',

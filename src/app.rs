@@ -103,7 +103,7 @@ pub fn App() -> impl IntoView {
     // Leaving the page mid-debounce must not lose the last keystrokes.
     let pagehide = window_event_listener(leptos::ev::pagehide, move |_| {
         ctx.commit_source();
-        ctx.autosave();
+        ctx.autosave_now();
     });
     on_cleanup(move || pagehide.remove());
 

@@ -917,3 +917,90 @@ async fn step_back_shows_every_view_as_the_step_forward_did() {
     }
     assert!(back.has_attribute("disabled"), "back at the start");
 }
+
+/// The editor's highlighting (CodeMirror's WAVE mode, in JavaScript) agrees with the engine's
+/// lexer on every token of every example: same text, same class.
+#[wasm_bindgen_test]
+async fn the_editor_highlights_every_example_as_the_engine_lexes_it() {
+    let page = mount().await;
+    let root = &page.root;
+    let picker: web_sys::HtmlSelectElement =
+        one(root, "select[aria-label=Examples]").dyn_into().unwrap();
+    for example in wave_session::examples::examples() {
+        picker.set_value(example.id);
+        picker
+            .dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+        let first_line = example
+            .source
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        wait_until(
+            || {
+                all(root, ".cm-line")
+                    .first()
+                    .is_some_and(|l| text(l) == first_line)
+            },
+            "the example in the editor",
+        )
+        .await;
+        let engine = wave_session::highlight_lines(&example.source);
+        let drawn = all(root, ".cm-line");
+        assert!(
+            drawn.len() >= 10,
+            "{}: {} lines drawn",
+            example.id,
+            drawn.len()
+        );
+        for (index, line) in drawn.iter().enumerate() {
+            let shown: Vec<(String, String)> = all_in(line, "span[class^=tok-]")
+                .iter()
+                .map(|span| (text(span), span.get_attribute("class").unwrap_or_default()))
+                .collect();
+            let expected: Vec<(String, String)> = engine[index]
+                .iter()
+                .filter_map(|piece| {
+                    let class = match piece.class? {
+                        "punct" => return None,
+                        "ident" | "label" => "tok-label",
+                        "mnemonic" if is_control(&piece.text) => "tok-mnemonic tok-control",
+                        "comment" if is_question(&piece.text) => "tok-comment tok-question",
+                        other => return Some((piece.text.clone(), format!("tok-{other}"))),
+                    };
+                    Some((piece.text.clone(), class.to_string()))
+                })
+                .collect();
+            assert_eq!(shown, expected, "{} line {}", example.id, index + 1);
+        }
+    }
+}
+
+fn is_control(mnemonic: &str) -> bool {
+    matches!(
+        mnemonic,
+        "if" | "else"
+            | "endif"
+            | "loop"
+            | "endloop"
+            | "break"
+            | "continue"
+            | "call"
+            | "ret"
+            | "halt"
+            | "barrier"
+    )
+}
+
+fn is_question(comment: &str) -> bool {
+    comment[1..].trim_start().starts_with('?')
+}
+
+fn all_in(parent: &web_sys::Element, selector: &str) -> Vec<web_sys::Element> {
+    let list = parent.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into().ok())
+        .collect()
+}

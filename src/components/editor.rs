@@ -31,7 +31,9 @@ pub fn Editor() -> impl IntoView {
         let editor_hooks = EditorHooks {
             changed: Closure::new(move |lines: u32| ctx.edit(lines)),
             caret: Closure::new(move |line: u32| {
-                ctx.cursor_line.try_set(line);
+                if ctx.cursor_line.try_get_untracked() != Some(line) {
+                    ctx.cursor_line.try_set(line);
+                }
             }),
             toggle_breakpoint: Closure::new(move |line: u32| {
                 ctx.commit_source();

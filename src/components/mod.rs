@@ -223,6 +223,14 @@ impl Ctx {
         }
     }
 
+    /// Saves now, and drops the save [`Ctx::refresh`] had scheduled.
+    pub fn autosave_now(&self) {
+        if let Some(Some(pending)) = self.pending_autosave.try_update_value(|p| p.take()) {
+            pending.clear();
+        }
+        self.autosave();
+    }
+
     /// Keeps the work (source, configuration, and where it stands) in local storage.
     pub fn autosave(&self) {
         if let Some(text) = self.session.try_with_value(|s| s.autosave()) {
@@ -238,7 +246,10 @@ impl Ctx {
             self.act(|s| s.pause());
             self.end_run("paused");
         }
-        self.autoplay.set(false);
+        // Only a change notifies: a keystroke stops nothing, and redraws nothing for it.
+        if self.autoplay.get_untracked() {
+            self.autoplay.set(false);
+        }
     }
 
     /// Replaces the session (an example, a link); the editor follows.
@@ -277,7 +288,9 @@ impl Ctx {
     pub fn edit(&self, lines: u32) {
         self.stop();
         self.edited.set_value(true);
-        self.line_count.set(lines);
+        if self.line_count.get_untracked() != lines {
+            self.line_count.set(lines);
+        }
         self.cancel_recompile();
         let ctx = *self;
         let handle = set_timeout_with_handle(
@@ -313,14 +326,27 @@ impl Ctx {
         // The compile is this task's work; the views follow in the next task and the autosave
         // in the one after, so no single task of a long kernel's recompile carries all three.
         // A command that called this refreshes the views itself, at once.
+        let started = now_ms();
         self.act_quietly(|s| s.set_source(&text));
+        let lines = text.split('\n').count() as f64;
+        timing::measure(
+            timing::RECOMPILE,
+            started,
+            now_ms() - started,
+            &[("lines", Detail::Number(lines))],
+        );
         self.run_time_ms.set(None);
         let ctx = *self;
         post_task(move || {
+            let views_started = now_ms();
             ctx.source_generation.try_update(|g| *g += 1);
             ctx.refresh();
             ctx.check_if_pending();
-            post_task(move || ctx.autosave());
+            post_task(move || {
+                let views = now_ms() - views_started;
+                timing::measure(timing::RECOMPILE_VIEWS, views_started, views, &[]);
+                ctx.autosave_now();
+            });
         });
     }
 

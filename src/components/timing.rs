@@ -13,6 +13,10 @@
 //!   the end is taken by the first callback after the microtask queue has drained.
 //! - `wave:step-render`: the browser's style, layout and paint of the frame that shows that
 //!   step, from that frame's `requestAnimationFrame` callback to the first task after it.
+//! - `wave:recompile`: the debounced recompile of the editor's text (taking it from the editor
+//!   and compiling it: one task). `detail`: `{ lines }`.
+//! - `wave:recompile-views`: the task after it, in which every view follows the new source, to
+//!   the first task after that one.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -31,6 +35,8 @@ pub const STEP_BACK_RENDER: &str = "wave:step-back-render";
 /// A move to a step (timeline, "Go to step") until the DOM shows it, and its frame.
 pub const GO_TO: &str = "wave:go-to";
 pub const GO_TO_RENDER: &str = "wave:go-to-render";
+pub const RECOMPILE: &str = "wave:recompile";
+pub const RECOMPILE_VIEWS: &str = "wave:recompile-views";
 
 /// The page's `performance` object and its `measure` function, looked up once: a step reads
 /// the clock several times, and each lookup through `window` is a few calls into JavaScript.

@@ -47,7 +47,9 @@ const CLOSERS = { endif: "if", endloop: "loop", ".end": ".kernel" };
 /// A comment that asks the learner a question: `; ?mask`, `; ?next`, `; ?stack`, `; ?value r4`.
 const QUESTION = /^[;#]\s*\?/;
 const WORD = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/;
-const NUMBER = /^-?[0-9][A-Za-z0-9_.]*(?:[eE][+-][0-9]+)?/;
+// As the assembler reads a number: hex runs on over word characters; a decimal may carry an
+// exponent sign right after its `e`.
+const NUMBER = /^-?(?:0[xX][A-Za-z0-9_]*|[0-9](?:[eE][+-][0-9]|[A-Za-z0-9_.])*)/;
 
 /// The mnemonic table as the engine gives it: `name<TAB>operands` lines, and the cache hints.
 export class MnemonicTable {
