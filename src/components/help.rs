@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use super::use_ctx;
 
-const KEYS: [(&str, &str); 13] = [
+const KEYS: [(&str, &str); 12] = [
     ("F5", "Run / continue (pause while running)"),
     ("Ctrl+Enter", "Run"),
     ("F10", "Step one instruction of the selected wave"),
@@ -21,10 +21,59 @@ const KEYS: [(&str, &str); 13] = [
         "Reverse continue: back to the previous breakpoint hit",
     ),
     ("Shift+F5", "Reset"),
-    ("Tab / Shift+Tab", "Indent / outdent in the editor"),
     ("Escape", "Close this help"),
     ("Gutter click", "Toggle a breakpoint on that line"),
 ];
+
+/// The editor's own keys (CodeMirror's, and the ones the playground adds).
+const EDITOR_KEYS: [(&str, &str); 12] = [
+    ("Ctrl+F9", "Toggle a breakpoint on the caret's line"),
+    (
+        "Tab / Shift+Tab",
+        "Indent / outdent (after Ctrl+M, Tab moves on to the next control)",
+    ),
+    (
+        "Ctrl+Space",
+        "Complete a mnemonic (with its operands) or a label",
+    ),
+    (
+        "F12 / Ctrl+click",
+        "Go to the definition of the label under the caret",
+    ),
+    ("Ctrl+F", "Search and replace"),
+    (
+        "Ctrl+D",
+        "Select the next occurrence too (type to change them all)",
+    ),
+    ("Ctrl+/", "Comment or uncomment the lines"),
+    ("Ctrl+Shift+[ / ]", "Fold / unfold the if, loop or kernel"),
+    ("Ctrl+Z / Ctrl+Y", "Undo / redo"),
+    ("Ctrl+click, Alt+drag", "Add a caret, select a rectangle"),
+    (
+        "Ctrl+Shift+M",
+        "List the diagnostics; the caret on one shows it",
+    ),
+    ("Ctrl+Alt+G", "Go to a line"),
+];
+
+#[component]
+fn KeyList(keys: &'static [(&'static str, &'static str)]) -> impl IntoView {
+    view! {
+        <dl class="keys">
+            {keys
+                .iter()
+                .map(|(key, what)| {
+                    view! {
+                        <dt>
+                            <kbd>{*key}</kbd>
+                        </dt>
+                        <dd>{*what}</dd>
+                    }
+                })
+                .collect_view()}
+        </dl>
+    }
+}
 
 #[component]
 pub fn HelpOverlay() -> impl IntoView {
@@ -66,19 +115,9 @@ pub fn HelpOverlay() -> impl IntoView {
                     }
                 >
                     <h2 id="help-title">"Keyboard shortcuts"</h2>
-                    <dl class="keys">
-                        {KEYS
-                            .iter()
-                            .map(|(key, what)| {
-                                view! {
-                                    <dt>
-                                        <kbd>{*key}</kbd>
-                                    </dt>
-                                    <dd>{*what}</dd>
-                                }
-                            })
-                            .collect_view()}
-                    </dl>
+                    <KeyList keys=&KEYS />
+                    <h3>"In the editor"</h3>
+                    <KeyList keys=&EDITOR_KEYS />
                     <p class="muted">
                         "Every control is reachable with Tab; the lanes, the stack and the registers follow the selected wave."
                     </p>

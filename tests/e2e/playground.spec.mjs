@@ -161,6 +161,11 @@ test('Tab indents in the editor instead of leaving it', async ({ page }) => {
   await expect(editor).toBeFocused();
   await editor.press('Shift+Tab');
   await expectEditorText(page, 'halt');
+  // Ctrl+M gives Tab back to the page: a keyboard user can leave the editor.
+  await editor.press('Control+m');
+  await editor.press('Tab');
+  await expect(editor).not.toBeFocused();
+  await expectEditorText(page, 'halt');
 });
 
 test('reload restores the autosaved work', async ({ page }) => {
