@@ -9,11 +9,12 @@
 //             after the previous recompile: the key's work (its events' processing time from the
 //             Event Timing API, microtasks included, plus the style, layout and paint of the
 //             frame that shows it, from that frame's animation-frame callback to the first task
-//             after it), when that frame was done after the key press, the longest task until
-//             its recompile has finished, and that recompile
+//             after it; Chromium runs without input deferral, as in bench-browser.mjs), when
+//             that frame was done after the key press, the longest task until its recompile has
+//             finished, and that recompile
 //   size      the editor's JavaScript and the page's wasm, gzipped (-9)
 // Usage (after `trunk build --release`): node scripts/bench-editor.mjs [--runs N] [--keys N]
-//        [--dist DIR] [--json]
+//        [--key-lines N (the kernel typed in, default 5000)] [--only paste|keys] [--dist DIR] [--json]
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -29,6 +30,8 @@ const runs = Number(option('--runs', 5));
 const keyCount = Number(option('--keys', 30));
 const dist = option('--dist', 'dist');
 const json = args.includes('--json');
+const keyLines = Number(option('--key-lines', 5000));
+const only = option('--only', null);
 
 // A kernel of exactly `lines` lines that compiles cleanly: `if` blocks one after another.
 function longKernel(lines) {
@@ -144,13 +147,13 @@ async function benchPaste(browser, url, lines) {
 }
 
 async function benchKeys(browser, url) {
-  const lines = 5000;
+  const lines = keyLines;
   const { context, page, problems } = await openPage(browser, url);
   await paste(page, longKernel(lines), lines);
   const editor = page.getByRole('textbox', { name: 'Kernel source' });
   // The caret in the middle of the kernel, at the end of a comment (typing there keeps it valid).
   await page.keyboard.press('Control+Home');
-  for (let i = 0; i < 60; i++) await page.keyboard.press('PageDown');
+  for (let i = 0; i < Math.floor(lines / 80); i++) await page.keyboard.press('PageDown');
   await page.keyboard.press('End');
   const results = [];
   for (let i = 0; i < keyCount; i++) {
@@ -191,13 +194,16 @@ async function sizes() {
 const { server, url } = await serveDist(dist);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  // Without input deferral, as in bench-browser.mjs: Chromium would otherwise hold the task that
+  // ends a key's render measure until the frame after the key's own.
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-features=DeferRendererTasksAfterInput'],
 });
 try {
+  const part = (name) => only === null || only === name;
   const report = {
-    paste5k: await benchPaste(browser, url, 5000),
-    paste20k: await benchPaste(browser, url, 20000),
-    keys: await benchKeys(browser, url),
+    paste5k: part('paste') ? await benchPaste(browser, url, 5000) : [],
+    paste20k: part('paste') ? await benchPaste(browser, url, 20000) : [],
+    keys: part('keys') ? await benchKeys(browser, url) : { results: [] },
     size: await sizes(),
   };
   if (json) {
@@ -211,10 +217,14 @@ try {
       }
     };
     const fields = ['shown', 'longestTask', 'compile', 'views'];
-    summary('paste 5,000 lines', report.paste5k, fields);
-    summary('paste 20,000 lines', report.paste20k, fields);
-    console.log(`  lines drawn after a paste: ${max(report.paste20k.map((r) => r.visibleLines))}`);
-    summary('keystroke in 5,000 lines', report.keys.results, ['work', 'script', 'render', 'shown', 'longestTask', 'compile', 'views']);
+    if (part('paste')) {
+      summary('paste 5,000 lines', report.paste5k, fields);
+      summary('paste 20,000 lines', report.paste20k, fields);
+      console.log(`  lines drawn after a paste: ${max(report.paste20k.map((r) => r.visibleLines))}`);
+    }
+    if (part('keys')) {
+      summary(`keystroke in ${keyLines} lines`, report.keys.results, ['work', 'script', 'render', 'shown', 'longestTask', 'compile', 'views']);
+    }
     console.log('  longest task 0 ms: no task reached 50 ms (the long-task threshold); script 0 ms: the key was');
     console.log('  drawn less than 16 ms after it was pressed, so Event Timing did not report it');
     console.log(`\nsize, gzipped: editor JS ${report.size.editorJs} B, wasm ${report.size.wasm} B`);
