@@ -20,6 +20,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { serveDist } from './lib/serve-dist.mjs';
+import { longKernel } from './lib/long-kernel.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -32,18 +33,6 @@ const dist = option('--dist', 'dist');
 const json = args.includes('--json');
 const keyLines = Number(option('--key-lines', 5000));
 const only = option('--only', null);
-
-// A kernel of exactly `lines` lines that compiles cleanly: `if` blocks one after another.
-function longKernel(lines) {
-  const out = ['.kernel long', '.registers 8', '    mov_sr   r0, sr_lane_id', '    mov_imm  r1, 1', '    mov_imm  r2, 0'];
-  for (let i = 0; out.length + 5 <= lines - 2; i++) {
-    out.push(`    iadd     r2, r2, r1            ; round ${i}`, '    icmp_lt  p1, r2, r0', '    if p1',
-      '        imul     r3, r2, r1', '    endif');
-  }
-  while (out.length < lines - 2) out.push('    iadd     r2, r2, r1');
-  out.push('    halt', '.end');
-  return out.join('\n');
-}
 
 // Installed before the page loads: long tasks, and the timing of the next key press and of the
 // frame after it (see the header).

@@ -49,7 +49,7 @@ fn one(root: &web_sys::HtmlElement, selector: &str) -> web_sys::Element {
         .unwrap_or_else(|| panic!("no element matches {selector}"))
 }
 
-fn all(root: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
+fn all(root: &web_sys::Element, selector: &str) -> Vec<web_sys::Element> {
     let list = root.query_selector_all(selector).unwrap();
     (0..list.length())
         .filter_map(|i| list.item(i))
@@ -955,7 +955,7 @@ async fn the_editor_highlights_every_example_as_the_engine_lexes_it() {
             drawn.len()
         );
         for (index, line) in drawn.iter().enumerate() {
-            let shown: Vec<(String, String)> = all_in(line, "span[class^=tok-]")
+            let shown: Vec<(String, String)> = all(line, "span[class^=tok-]")
                 .iter()
                 .map(|span| (text(span), span.get_attribute("class").unwrap_or_default()))
                 .collect();
@@ -995,12 +995,4 @@ fn is_control(mnemonic: &str) -> bool {
 
 fn is_question(comment: &str) -> bool {
     comment[1..].trim_start().starts_with('?')
-}
-
-fn all_in(parent: &web_sys::Element, selector: &str) -> Vec<web_sys::Element> {
-    let list = parent.query_selector_all(selector).unwrap();
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|n| n.dyn_into().ok())
-        .collect()
 }

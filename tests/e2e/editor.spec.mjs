@@ -1,6 +1,7 @@
 // The kernel editor as a person uses it: typing, pasting a long kernel, reading diagnostics,
 // setting breakpoints by pointer and keyboard, folding, search and replace, undo, completion.
 import { test, expect, kernelEditor, editorText, expectEditorText } from './fixtures.mjs';
+import { longKernel } from '../../scripts/lib/long-kernel.mjs';
 
 const status = (page) => page.getByRole('status');
 const breakpoint = (page, line) => page.getByRole('button', { name: `Toggle breakpoint on line ${line}` });
@@ -13,18 +14,6 @@ async function caretTo(page, line) {
   for (let i = 1; i < line; i++) await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Home');
   await expect(caretLine(page)).toContainText(`Ln ${line}`);
-}
-
-// A kernel of exactly `lines` lines: `if` blocks one after another inside one kernel.
-function longKernel(lines) {
-  const out = ['.kernel long', '.registers 8', '    mov_sr   r0, sr_lane_id', '    mov_imm  r1, 1', '    mov_imm  r2, 0'];
-  for (let i = 0; out.length + 5 <= lines - 2; i++) {
-    out.push(`    iadd     r2, r2, r1            ; round ${i}`, '    icmp_lt  p1, r2, r0', '    if p1',
-      '        imul     r3, r2, r1', '    endif');
-  }
-  while (out.length < lines - 2) out.push('    iadd     r2, r2, r1');
-  out.push('    halt', '.end');
-  return out.join('\n');
 }
 
 test('typing indents inside blocks and lines a closing keyword up with its opener', async ({ page }) => {
