@@ -77,7 +77,8 @@ const ms = (x) => `${x.toFixed(1)} ms`;
 
 // The page's measures named `name` that started at or after `since`.
 const measures = (page, name, since) => page.evaluate(([n, s]) =>
-  performance.getEntriesByName(n).filter((e) => e.startTime >= s).map((e) => ({ start: e.startTime, duration: e.duration })), [name, since]);
+  performance.getEntriesByName(n).filter((e) => e.startTime >= s)
+    .map((e) => ({ start: e.startTime, duration: e.duration, detail: e.detail })), [name, since]);
 
 async function waitForMeasure(page, name, since) {
   await page.waitForFunction(([n, s]) => performance.getEntriesByName(n).some((e) => e.startTime >= s), [name, since]);
@@ -117,7 +118,8 @@ async function paste(page, text, lines) {
   return {
     shown: key.painted - key.pressed,
     longestTask: await longestTask(page, key.pressed, end),
-    compile: compile.duration,
+    compile: compile.detail.longestSliceMs,
+    slices: compile.detail.slices,
     views: views.duration,
     visibleLines: await editor.locator('.cm-line').count(),
   };
@@ -161,7 +163,8 @@ async function benchKeys(browser, url) {
       render: key.painted - key.frame,
       shown: key.painted - key.pressed,
       longestTask: await longestTask(page, key.pressed, views.start + views.duration),
-      compile: compile.duration,
+      compile: compile.detail.longestSliceMs,
+      slices: compile.detail.slices,
       views: views.duration,
     });
   }
@@ -202,17 +205,18 @@ try {
       console.log(`\n${name} (${rows.length} runs): median / p95 / max`);
       for (const f of fields) {
         const xs = rows.map((r) => r[f]);
-        console.log(`  ${f.padEnd(12)} ${ms(median(xs)).padStart(9)} ${ms(percentile(xs, 95)).padStart(9)} ${ms(max(xs)).padStart(9)}`);
+        const show = f === 'slices' ? (x) => String(x) : ms;
+        console.log(`  ${f.padEnd(12)} ${show(median(xs)).padStart(9)} ${show(percentile(xs, 95)).padStart(9)} ${show(max(xs)).padStart(9)}`);
       }
     };
-    const fields = ['shown', 'longestTask', 'compile', 'views'];
+    const fields = ['shown', 'longestTask', 'compile', 'slices', 'views'];
     if (part('paste')) {
       summary('paste 5,000 lines', report.paste5k, fields);
       summary('paste 20,000 lines', report.paste20k, fields);
       console.log(`  lines drawn after a paste: ${max(report.paste20k.map((r) => r.visibleLines))}`);
     }
     if (part('keys')) {
-      summary(`keystroke in ${keyLines} lines`, report.keys.results, ['work', 'script', 'render', 'shown', 'longestTask', 'compile', 'views']);
+      summary(`keystroke in ${keyLines} lines`, report.keys.results, ['work', 'script', 'render', 'shown', 'longestTask', 'compile', 'slices', 'views']);
     }
     console.log('  longest task 0 ms: no task reached 50 ms (the long-task threshold); script 0 ms: the key was');
     console.log('  drawn less than 16 ms after it was pressed, so Event Timing did not report it');

@@ -28,6 +28,7 @@ pub use timing::now_ms;
 use timing::{post_task, Detail};
 use wave_session::pacer::{autoplay_delay_ms, run_outcome, Pacer, Ticket};
 pub use wave_session::pacer::{AUTOPLAY_SPEEDS, RECOMPILE_DEBOUNCE_MS};
+use wave_session::recompile::{Recompile, COMPILE_SLICE_MS};
 use wave_session::{NumberFormat, RunProgress, Session};
 
 /// How long after the last change the moment is autosaved.
@@ -58,6 +59,8 @@ pub struct Ctx {
     editor: StoredValue<Option<WaveEditor>, LocalStorage>,
     /// The editor holds edits the session has not compiled yet.
     edited: StoredValue<bool>,
+    /// The editor's text being compiled a few lines per task (`Ctx::recompile_slice`).
+    recompile: StoredValue<Option<Recompile>, LocalStorage>,
     /// Lines in the editor.
     pub line_count: RwSignal<u32>,
     /// Bumped whenever the session takes a new source, so the editor's diagnostics follow it.
@@ -95,6 +98,7 @@ impl Ctx {
             version: RwSignal::new(0),
             editor: StoredValue::new_local(None),
             edited: StoredValue::new(false),
+            recompile: StoredValue::new_local(None),
             line_count: RwSignal::new(lines),
             source_generation: RwSignal::new(0),
             pending_recompile: StoredValue::new_local(None),
@@ -256,6 +260,7 @@ impl Ctx {
     pub fn replace_session(&self, session: Session) {
         self.stop();
         self.cancel_recompile();
+        self.recompile.try_set_value(None);
         self.edited.set_value(false);
         self.with_editor(|editor| editor.set_text(session.source()));
         self.line_count
@@ -292,9 +297,11 @@ impl Ctx {
             self.line_count.set(lines);
         }
         self.cancel_recompile();
+        // A recompile under way compiles text that is not current any more.
+        self.recompile.try_set_value(None);
         let ctx = *self;
         let handle = set_timeout_with_handle(
-            move || ctx.commit_source(),
+            move || ctx.recompile_in_slices(),
             Duration::from_millis(RECOMPILE_DEBOUNCE_MS),
         )
         .ok();
@@ -306,34 +313,81 @@ impl Ctx {
         self.pending_recompile.set_value(handle);
     }
 
-    /// Recompiles the editor's text now (the debounce fired, or a command needs it current).
+    /// Recompiles the editor's text now, finishing a recompile under way: the command calling
+    /// this needs the session current.
     pub fn commit_source(&self) {
+        self.start_recompile();
+        self.finish_recompile();
+    }
+
+    /// The pause in typing is over: recompile a few hundred lines per task (see
+    /// `wave_session::recompile`), so the page answers meanwhile.
+    fn recompile_in_slices(&self) {
+        if self.start_recompile() {
+            self.recompile_slice();
+        }
+    }
+
+    /// Takes the editor's text into a new recompile when the session lacks its edits.
+    fn start_recompile(&self) -> bool {
         self.cancel_recompile();
         if self.edited.try_get_value() != Some(true) {
-            return;
+            return false;
         }
         self.edited.set_value(false);
         let Some(text) = self.with_editor(WaveEditor::text) else {
-            return;
+            return false;
         };
         let same = self
             .session
             .try_with_value(|s| s.source() == text)
             .unwrap_or(true);
         if same {
-            return;
+            return false;
         }
-        // The compile is this task's work; the views follow in the next task and the autosave
-        // in the one after, so no single task of a long kernel's recompile carries all three.
-        // A command that called this refreshes the views itself, at once.
-        let started = now_ms();
-        self.act_quietly(|s| s.set_source(&text));
-        let lines = text.split('\n').count() as f64;
+        self.recompile
+            .try_set_value(Some(Recompile::new(text, now_ms())));
+        true
+    }
+
+    fn recompile_slice(&self) {
+        let done = self.recompile.try_update_value(|recompile| {
+            recompile
+                .as_mut()
+                .map(|r| r.slice(now_ms, COMPILE_SLICE_MS))
+        });
+        match done.flatten() {
+            Some(true) => self.finish_recompile(),
+            Some(false) => {
+                let ctx = *self;
+                post_task(move || ctx.recompile_slice());
+            }
+            // An edit or another source replaced it.
+            None => {}
+        }
+    }
+
+    /// Lowers the recompile under way, if any, and gives the session its result. The views
+    /// follow in the next task and the autosave in the one after, so no single task of a long
+    /// kernel's recompile carries all three (a command that called this refreshes the views
+    /// itself, at once).
+    fn finish_recompile(&self) {
+        let Some(Some(recompile)) = self.recompile.try_update_value(Option::take) else {
+            return;
+        };
+        let (source, compiled, times) = recompile.finish(now_ms);
+        let lines = source.split('\n').count() as f64;
+        self.act_quietly(|s| s.set_compiled(source, compiled));
+        let end = now_ms();
         timing::measure(
             timing::RECOMPILE,
-            started,
-            now_ms() - started,
-            &[("lines", Detail::Number(lines))],
+            times.started,
+            end - times.started,
+            &[
+                ("lines", Detail::Number(lines)),
+                ("slices", Detail::Number(f64::from(times.slices))),
+                ("longestSliceMs", Detail::Number(times.longest_slice_ms)),
+            ],
         );
         self.run_time_ms.set(None);
         let ctx = *self;
@@ -350,9 +404,13 @@ impl Ctx {
         });
     }
 
-    /// Whether the session holds what the editor shows (no recompile pending).
+    /// Whether the session holds what the editor shows (no recompile pending or under way).
     pub fn source_is_current(&self) -> bool {
         self.edited.try_get_value() != Some(true)
+            && self
+                .recompile
+                .try_with_value(Option::is_none)
+                .unwrap_or(true)
     }
 
     pub fn step(&self) {

@@ -13,8 +13,9 @@
 //!   the end is taken by the first callback after the microtask queue has drained.
 //! - `wave:step-render`: the browser's style, layout and paint of the frame that shows that
 //!   step, from that frame's `requestAnimationFrame` callback to the first task after it.
-//! - `wave:recompile`: the debounced recompile of the editor's text (taking it from the editor
-//!   and compiling it: one task). `detail`: `{ lines }`.
+//! - `wave:recompile`: a recompile of the editor's text, from taking it from the editor to the
+//!   session holding its compile (a few lines per task: see `wave_session::recompile`).
+//!   `detail`: `{ lines, slices, longestSliceMs }`, the tasks it took and the longest of them.
 //! - `wave:recompile-views`: the task after it, in which every view follows the new source, to
 //!   the first task after that one.
 

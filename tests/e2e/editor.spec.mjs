@@ -40,7 +40,12 @@ test('a 5,000-line kernel pasted from the clipboard is shown, compiled and drawn
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Control+V');
   await expect(page.getByText('5000 lines')).toBeVisible();
+  // A step at once, before the pause in typing is over, runs the pasted kernel: the command
+  // finishes its recompile first.
+  await page.keyboard.press('F10');
+  await expect(status(page)).toHaveText('paused at line 4');
   await expect(page.getByText('No problems', { exact: true })).toBeVisible();
+  await page.keyboard.press('Shift+F5');
   await expect(status(page)).toHaveText('ready');
   // Only the lines on screen (and a margin) are in the page.
   expect(await editor.locator('.cm-line').count()).toBeLessThan(200);

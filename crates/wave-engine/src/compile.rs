@@ -3,7 +3,9 @@
 use crate::diagnostic::{Diagnostic, LineIndex, Sink};
 use crate::lower::lower;
 use crate::program::{Program, Span};
-use crate::syntax::{lexer::lex, parser::parse};
+use crate::syntax::ast::Item;
+use crate::syntax::lexer::{lex_lines, Token};
+use crate::syntax::parser::parse;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Compiled {
@@ -21,25 +23,99 @@ impl Compiled {
 
 /// Compiles WAVE assembly. Never panics; keeps going after errors so the editor can show them all.
 pub fn compile(source: &str) -> Compiled {
-    let mut sink = Sink::default();
-    // Spans are u32 byte offsets.
-    if u32::try_from(source.len()).is_err() {
-        sink.error(Span::new(0, 0), "the source is too large (4 GiB or more)");
-        return Compiled {
-            diagnostics: sink.list,
-            program: None,
+    let mut job = CompileJob::new(source.to_string());
+    while !job.advance(usize::MAX) {}
+    job.finish().1
+}
+
+/// A compile done a few lines at a time, so that a long source never holds a caller (the page's
+/// main thread) for long: [`CompileJob::advance`] lexes and parses the next lines, and
+/// [`CompileJob::finish`] lowers the whole program. Whatever the steps, the result is exactly
+/// [`compile`]'s: no token and no statement spans a line break, and lowering sees every item
+/// in order.
+pub struct CompileJob {
+    source: String,
+    sink: Sink,
+    /// Tokens of the lines lexed and not yet parsed.
+    tokens: Vec<Token>,
+    items: Vec<Item>,
+    /// Byte offset where the next line to lex begins.
+    lexed: usize,
+}
+
+impl CompileJob {
+    pub fn new(source: String) -> CompileJob {
+        let mut sink = Sink::default();
+        // Spans are u32 byte offsets.
+        let lexed = if u32::try_from(source.len()).is_err() {
+            sink.error(Span::new(0, 0), "the source is too large (4 GiB or more)");
+            source.len()
+        } else {
+            0
         };
+        CompileJob {
+            source,
+            sink,
+            tokens: Vec::new(),
+            items: Vec::new(),
+            lexed,
+        }
     }
-    let tokens = lex(source, &mut sink);
-    let items = parse(source, &tokens, &mut sink);
-    let lines = LineIndex::new(source);
-    let program = lower(&items, &lines, &mut sink);
-    let mut diagnostics = sink.list;
-    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
-    lines.locate_all(&mut diagnostics);
-    let failed = diagnostics.iter().any(Diagnostic::is_error);
-    Compiled {
-        diagnostics,
-        program: (!failed).then_some(program),
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// How far the front end has read, 0–1 (by bytes).
+    pub fn progress(&self) -> f64 {
+        if self.source.is_empty() {
+            1.0
+        } else {
+            self.lexed as f64 / self.source.len() as f64
+        }
+    }
+
+    /// Lexes and parses up to `lines` more lines. True when every line is read and only
+    /// [`CompileJob::finish`] is left.
+    pub fn advance(&mut self, lines: usize) -> bool {
+        if self.lexed >= self.source.len() {
+            return true;
+        }
+        let rest = &self.source[self.lexed..];
+        let end = match lines.checked_sub(1) {
+            Some(more) => rest
+                .match_indices('\n')
+                .nth(more)
+                .map_or(self.source.len(), |(at, _)| self.lexed + at + 1),
+            None => self.lexed,
+        };
+        self.tokens = lex_lines(&self.source, self.lexed, end, &mut self.sink);
+        let parsed = parse(&self.source, &self.tokens, &mut self.sink);
+        self.items.extend(parsed);
+        self.tokens.clear();
+        self.lexed = end;
+        self.lexed >= self.source.len()
+    }
+
+    /// Reads what is left, lowers the program and sorts the diagnostics. Gives the source back.
+    pub fn finish(mut self) -> (String, Compiled) {
+        while !self.advance(usize::MAX) {}
+        let too_large = u32::try_from(self.source.len()).is_err();
+        let program = {
+            let lines = LineIndex::new(&self.source);
+            let program = (!too_large).then(|| lower(&self.items, &lines, &mut self.sink));
+            let mut diagnostics = std::mem::take(&mut self.sink.list);
+            diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+            lines.locate_all(&mut diagnostics);
+            self.sink.list = diagnostics;
+            program
+        };
+        let diagnostics = self.sink.list;
+        let failed = diagnostics.iter().any(Diagnostic::is_error);
+        let compiled = Compiled {
+            diagnostics,
+            program: program.filter(|_| !failed),
+        };
+        (self.source, compiled)
     }
 }

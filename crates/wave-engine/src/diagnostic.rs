@@ -120,7 +120,7 @@ impl<'s> LineIndex<'s> {
         self.source[start..end].trim_end_matches('\r')
     }
 
-    pub(crate) fn locate_all(&self, diagnostics: &mut [Diagnostic]) {
+    pub fn locate_all(&self, diagnostics: &mut [Diagnostic]) {
         for diagnostic in diagnostics {
             let (line, column) = self.locate(diagnostic.span.start);
             diagnostic.line = line;

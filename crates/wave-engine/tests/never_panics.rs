@@ -1,11 +1,15 @@
-//! Property tests: the front end never panics, and every span it reports lies inside the source
-//! on char boundaries.
+//! Property tests: the front end never panics, every span it reports lies inside the source on
+//! char boundaries, and compiling a few lines at a time (`CompileJob`) gives exactly what the
+//! front end's passes give run once over the whole source.
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use wave_engine::compile::CompileJob;
+use wave_engine::diagnostic::{LineIndex, Sink};
 use wave_engine::program::Span;
 use wave_engine::syntax::mnemonics::MNEMONICS;
-use wave_engine::{compile, highlight};
+use wave_engine::syntax::{lexer::lex, parser::parse};
+use wave_engine::{compile, highlight, lower::lower, Compiled};
 
 fn span_is_inside(source: &str, span: Span) -> bool {
     let (start, end) = (span.start as usize, span.end as usize);
@@ -15,8 +19,42 @@ fn span_is_inside(source: &str, span: Span) -> bool {
         && source.is_char_boundary(end)
 }
 
+/// The front end's passes in one go over the whole source: the reference for `CompileJob`.
+fn passes_at_once(source: &str) -> Compiled {
+    let mut sink = Sink::default();
+    let tokens = lex(source, &mut sink);
+    let items = parse(source, &tokens, &mut sink);
+    let lines = LineIndex::new(source);
+    let program = lower(&items, &lines, &mut sink);
+    let mut diagnostics = sink.list;
+    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+    lines.locate_all(&mut diagnostics);
+    let failed = diagnostics.iter().any(|d| d.is_error());
+    Compiled {
+        diagnostics,
+        program: (!failed).then_some(program),
+    }
+}
+
+fn in_slices(source: &str, lines: usize) -> Compiled {
+    let mut job = CompileJob::new(source.to_string());
+    while !job.advance(lines) {}
+    let (back, compiled) = job.finish();
+    assert_eq!(back, source);
+    compiled
+}
+
 fn check(source: &str) {
     let compiled = compile(source);
+    let reference = passes_at_once(source);
+    assert_eq!(compiled, reference);
+    for lines in [1, 2, 5] {
+        assert_eq!(
+            in_slices(source, lines),
+            reference,
+            "{lines} lines at a time"
+        );
+    }
     assert_eq!(compiled.program.is_some(), !compiled.has_errors());
     for diagnostic in &compiled.diagnostics {
         assert!(span_is_inside(source, diagnostic.span), "{diagnostic:?}");
@@ -122,4 +160,29 @@ proptest! {
         let body = parts.join(" ");
         check(&format!(".kernel k\n{body}\nhalt\n.end\n"));
     }
+}
+
+/// Every fixture and diagnostics snapshot source compiles the same one line at a time.
+#[test]
+fn every_test_source_compiles_the_same_in_slices() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut checked = 0;
+    for dir in ["fixtures", "diagnostics"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("the test sources") {
+            let path = entry.expect("a directory entry").path();
+            if path.extension().is_some_and(|e| e == "wave") {
+                let source = std::fs::read_to_string(&path).expect("a readable source");
+                for lines in [1, 3] {
+                    assert_eq!(
+                        in_slices(&source, lines),
+                        passes_at_once(&source),
+                        "{}",
+                        path.display()
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 40, "only {checked} sources found");
 }

@@ -14,6 +14,7 @@ mod form;
 mod lanes;
 mod memory_view;
 pub mod pacer;
+pub mod recompile;
 mod regions;
 mod registers;
 mod session;

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use wave_engine::machine::{Event, History, Machine};
 use wave_engine::program::{Kernel, Program};
-use wave_engine::{compile, Diagnostic};
+use wave_engine::{compile, Compiled, Diagnostic};
 
 use crate::check::{self, Check};
 use crate::examples::{self, Example};
@@ -204,8 +204,15 @@ impl Session {
     /// Replaces the source (the caller debounces typing): recompiles, keeps the last good program
     /// when there are errors, revalidates the configuration and resets the machine.
     pub fn set_source(&mut self, text: &str) {
-        self.source = text.to_string();
-        let compiled = compile(text);
+        self.set_compiled(text.to_string(), compile(text));
+    }
+
+    /// [`Session::set_source`] for a source compiled elsewhere (a [`CompileJob`] run a few
+    /// lines at a time): `compiled` must be the compile of `source`.
+    ///
+    /// [`CompileJob`]: wave_engine::compile::CompileJob
+    pub fn set_compiled(&mut self, source: String, compiled: Compiled) {
+        self.source = source;
         self.diagnostics = compiled.diagnostics;
         match compiled.program {
             Some(program) => {
