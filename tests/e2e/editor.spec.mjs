@@ -179,7 +179,7 @@ test('comments toggle, block keywords match, labels complete and lead to their d
   await page.keyboard.press('Control+/');
   await expect(editor.locator('.cm-line').nth(13)).toHaveText(/^\s*endif$/);
 
-  await editor.fill('.kernel k\n.registers 4\n    call helper ; ?next\n    halt\nhelper:\n    mov_imm r1, 1\n    ret\n.end');
+  await editor.fill('.kernel k\n.registers 4\n    call helper\n    halt ; ?next\nhelper:\n    mov_imm r1, 1\n    ret\n.end');
   // A teaching question's comment stands out from an ordinary one.
   await expect(editor.locator('.tok-question')).toHaveText('; ?next');
   await expect(editor.locator('.tok-label')).toHaveText(['k', 'helper', 'helper:']);
