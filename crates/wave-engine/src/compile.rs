@@ -6,6 +6,7 @@ use crate::program::{Program, Span};
 use crate::syntax::ast::Item;
 use crate::syntax::lexer::{lex_lines, Token};
 use crate::syntax::parser::parse;
+use crate::syntax::questions::{questions, Question};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Compiled {
@@ -13,6 +14,9 @@ pub struct Compiled {
     pub diagnostics: Vec<Diagnostic>,
     /// `Some` exactly when there is no error.
     pub program: Option<Program>,
+    /// The teaching questions written in comments, in source order (malformed ones are
+    /// warnings instead).
+    pub questions: Vec<Question>,
 }
 
 impl Compiled {
@@ -39,6 +43,7 @@ pub struct CompileJob {
     /// Tokens of the lines lexed and not yet parsed.
     tokens: Vec<Token>,
     items: Vec<Item>,
+    questions: Vec<Question>,
     /// Byte offset where the next line to lex begins.
     lexed: usize,
 }
@@ -58,6 +63,7 @@ impl CompileJob {
             sink,
             tokens: Vec::new(),
             items: Vec::new(),
+            questions: Vec::new(),
             lexed,
         }
     }
@@ -90,6 +96,8 @@ impl CompileJob {
             None => self.lexed,
         };
         self.tokens = lex_lines(&self.source, self.lexed, end, &mut self.sink);
+        let asked = questions(&self.source, &self.tokens, &mut self.sink);
+        self.questions.extend(asked);
         let parsed = parse(&self.source, &self.tokens, &mut self.sink);
         self.items.extend(parsed);
         self.tokens.clear();
@@ -115,6 +123,7 @@ impl CompileJob {
         let compiled = Compiled {
             diagnostics,
             program: program.filter(|_| !failed),
+            questions: self.questions,
         };
         (self.source, compiled)
     }

@@ -8,7 +8,7 @@ use wave_engine::compile::CompileJob;
 use wave_engine::diagnostic::{LineIndex, Sink};
 use wave_engine::program::Span;
 use wave_engine::syntax::mnemonics::MNEMONICS;
-use wave_engine::syntax::{lexer::lex, parser::parse};
+use wave_engine::syntax::{lexer::lex, parser::parse, questions::questions};
 use wave_engine::{compile, highlight, lower::lower, Compiled};
 
 fn span_is_inside(source: &str, span: Span) -> bool {
@@ -23,6 +23,7 @@ fn span_is_inside(source: &str, span: Span) -> bool {
 fn passes_at_once(source: &str) -> Compiled {
     let mut sink = Sink::default();
     let tokens = lex(source, &mut sink);
+    let questions = questions(source, &tokens, &mut sink);
     let items = parse(source, &tokens, &mut sink);
     let lines = LineIndex::new(source);
     let program = lower(&items, &lines, &mut sink);
@@ -33,6 +34,7 @@ fn passes_at_once(source: &str) -> Compiled {
     Compiled {
         diagnostics,
         program: (!failed).then_some(program),
+        questions,
     }
 }
 

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use wave_engine::machine::{Event, History, Machine};
 use wave_engine::program::{Kernel, Program};
+use wave_engine::syntax::questions::Question;
 use wave_engine::{compile, Compiled, Diagnostic};
 
 use crate::check::{self, Check};
@@ -39,6 +40,8 @@ pub(crate) struct Snapshot {
 pub struct Session {
     pub(crate) source: String,
     pub(crate) diagnostics: Vec<Diagnostic>,
+    /// The teaching questions written in the source's comments.
+    pub(crate) questions: Vec<Question>,
     /// The last program that compiled without errors (kept while the source has errors).
     pub(crate) program: Option<Program>,
     /// True when `program` was compiled from the current `source`.
@@ -118,6 +121,7 @@ impl Session {
         let mut session = Session {
             source: String::new(),
             diagnostics: Vec::new(),
+            questions: Vec::new(),
             program: None,
             program_current: false,
             form,
@@ -214,6 +218,7 @@ impl Session {
     pub fn set_compiled(&mut self, source: String, compiled: Compiled) {
         self.source = source;
         self.diagnostics = compiled.diagnostics;
+        self.questions = compiled.questions;
         match compiled.program {
             Some(program) => {
                 self.program = Some(program);

@@ -1,5 +1,6 @@
 //! The editor's views of the source: syntax-highlighted lines and diagnostics.
 
+use wave_engine::syntax::questions::QuestionKind;
 use wave_engine::{Severity, TokenClass};
 
 use crate::session::Session;
@@ -60,6 +61,17 @@ impl Session {
                 end: d.span.end,
                 message: d.message.clone(),
                 help: d.help.clone(),
+            })
+            .collect()
+    }
+
+    /// The teaching questions the source asks, each with its 1-based line, in source order.
+    pub fn questions(&self) -> Vec<(u32, QuestionKind)> {
+        self.questions
+            .iter()
+            .map(|q| {
+                let before = self.source.get(..q.span.start as usize).unwrap_or("");
+                (before.matches('\n').count() as u32 + 1, q.kind)
             })
             .collect()
     }

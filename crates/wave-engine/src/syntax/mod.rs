@@ -5,6 +5,7 @@ pub mod highlight;
 pub mod lexer;
 pub mod mnemonics;
 pub mod parser;
+pub mod questions;
 pub mod suggest;
 
 pub use highlight::{highlight, TokenClass};

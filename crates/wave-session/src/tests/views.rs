@@ -555,3 +555,28 @@ fn the_editor_tables_come_from_the_engine() {
         .any(|n| n == "sr_lane_id"));
     assert_eq!(crate::cache_hint_names(), "cached uncached streaming");
 }
+
+#[test]
+fn questions_in_comments_are_read_with_their_lines_and_typos_warned() {
+    use wave_engine::syntax::questions::QuestionKind;
+    let mut s = session(
+        ".kernel k\n.registers 4\n    mov_imm r1, 1 ; ?value r1\n    ; ?mask\n    halt ; ?nxt\n.end\n",
+        8,
+        8,
+    );
+    assert_eq!(
+        s.questions(),
+        [(3, QuestionKind::Value(1)), (4, QuestionKind::Mask)]
+    );
+    let diagnostics = s.diagnostics();
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0].severity, "warning");
+    assert_eq!(diagnostics[0].line, 5);
+    assert_eq!(diagnostics[0].message, "unknown question `?nxt`");
+    assert!(
+        s.state().can_run(),
+        "a typo in a question does not stop the kernel"
+    );
+    s.set_source(".kernel k\n    halt\n.end\n");
+    assert!(s.questions().is_empty());
+}
