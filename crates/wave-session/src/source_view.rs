@@ -1,4 +1,5 @@
-//! The editor's views of the source: syntax-highlighted lines and diagnostics.
+//! The editor's views of the source: the engine's highlighting, diagnostics, teaching questions,
+//! and the tables the editor's completion and highlighting use.
 
 use wave_engine::syntax::questions::QuestionKind;
 use wave_engine::{Severity, TokenClass};
@@ -75,11 +76,6 @@ impl Session {
             })
             .collect()
     }
-
-    /// The source split into lines (without line breaks), each as highlighted pieces.
-    pub fn highlighted_lines(&self) -> Vec<Vec<HighlightSpan>> {
-        highlight_lines(&self.source)
-    }
 }
 
 /// The mnemonic table for the editor's completion and highlighting: one `name<TAB>operands`
@@ -142,8 +138,9 @@ pub fn utf16_offsets(text: &str, bytes: &[u32]) -> Vec<u32> {
     out
 }
 
-/// Highlights any text the same way (the editor highlights what is typed before the debounced
-/// recompile reaches the session).
+/// Any source split into lines (without line breaks), each as highlighted pieces: the engine's
+/// lexer's view, which the editor's own highlighting (JavaScript, drawn line by line) is tested
+/// against.
 pub fn highlight_lines(source: &str) -> Vec<Vec<HighlightSpan>> {
     let tokens = wave_engine::highlight(source);
     let mut lines = Vec::new();

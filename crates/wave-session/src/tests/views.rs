@@ -313,7 +313,7 @@ fn statistics_and_per_line_heat() {
 #[test]
 fn highlighted_lines_rebuild_the_source_exactly() {
     let s = lesson("if-else");
-    let lines = s.highlighted_lines();
+    let lines = crate::highlight_lines(s.source());
     let rebuilt: Vec<String> = lines
         .iter()
         .map(|pieces| pieces.iter().map(|p| p.text.as_str()).collect())
