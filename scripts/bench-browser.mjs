@@ -54,6 +54,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { serveDist } from './lib/serve-dist.mjs';
+import { median, ms, percentile } from './lib/stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -144,15 +145,15 @@ async function waitForCount(page, name, count, timeout) {
   }
 }
 
-const sorted = (xs) => [...xs].sort((a, b) => a - b);
-const median = (xs) => {
-  const s = sorted(xs);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-// Nearest-rank percentile.
-const percentile = (xs, p) => sorted(xs)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
-const ms = (x) => (x === undefined || x === null ? '–' : `${x.toFixed(1)} ms`);
+// With --pause: waits until `pause` ms have passed since the page drew the last command (the
+// end of the newest `render` measure), the pace of a learner stepping at teaching speed.
+async function pace(page, render, pause) {
+  if (pause <= 0) return;
+  await page.waitForFunction(([name, wait]) => {
+    const drawn = performance.getEntriesByName(name).at(-1);
+    return !drawn || performance.now() >= drawn.startTime + drawn.duration + wait;
+  }, [render, pause], { polling: 'raf' });
+}
 
 async function benchGemm(page, baseUrl, runs) {
   await page.goto(baseUrl);
@@ -326,7 +327,7 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause })
   const stopTrace = trace ? await startTrace(page) : null;
   let maxDepth = 0;
   for (let i = 0; i < warmup + steps; i++) {
-    if (pause > 0) await page.waitForTimeout(pause);
+    await pace(page, 'wave:step-render', pause);
     await page.keyboard.press('F10');
     await waitForCount(page, 'wave:step', i + 1, 10_000);
     await waitForCount(page, 'wave:step-render', i + 1, 10_000);
@@ -336,7 +337,7 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause })
   // Then "Step back" as many times, from the keyboard (Shift+F10).
   const back = [];
   for (let i = 0; i < steps; i++) {
-    if (pause > 0) await page.waitForTimeout(pause);
+    await pace(page, i === 0 ? 'wave:step-render' : 'wave:step-back-render', pause);
     await page.keyboard.press('Shift+F10');
     await waitForCount(page, 'wave:step-back', i + 1, 10_000);
     await waitForCount(page, 'wave:step-back-render', i + 1, 10_000);

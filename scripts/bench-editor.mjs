@@ -21,6 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { serveDist } from './lib/serve-dist.mjs';
 import { longKernel } from './lib/long-kernel.mjs';
+import { median, ms, percentile } from './lib/stats.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -69,11 +70,7 @@ function instrument() {
   }, { capture: true });
 }
 
-const sorted = (xs) => [...xs].sort((a, b) => a - b);
-const median = (xs) => { const s = sorted(xs); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-const percentile = (xs, p) => sorted(xs)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)];
 const max = (xs) => (xs.length ? Math.max(...xs) : 0);
-const ms = (x) => `${x.toFixed(1)} ms`;
 
 // The page's measures named `name` that started at or after `since`.
 const measures = (page, name, since) => page.evaluate(([n, s]) =>

@@ -26,9 +26,6 @@ extern "C" {
     #[wasm_bindgen(method)]
     pub fn text(this: &WaveEditor) -> String;
 
-    #[wasm_bindgen(method, js_name = lineCount)]
-    pub fn line_count(this: &WaveEditor) -> u32;
-
     /// Replaces the text without counting as an edit (undo still brings the old text back).
     #[wasm_bindgen(method, js_name = setText)]
     pub fn set_text(this: &WaveEditor, text: &str);
@@ -39,20 +36,14 @@ extern "C" {
     #[wasm_bindgen(method, js_name = setBreakpoints)]
     fn set_breakpoints_array(this: &WaveEditor, lines: &Uint32Array);
 
-    /// The selected wave's line, 0 for none.
-    #[wasm_bindgen(method, js_name = setCurrentLine)]
-    pub fn set_current_line(this: &WaveEditor, line: u32);
-
-    #[wasm_bindgen(method, js_name = setHeat)]
-    fn set_heat_arrays(
+    #[wasm_bindgen(method, js_name = setMachineState)]
+    fn set_machine_state_arrays(
         this: &WaveEditor,
-        lines: &Uint32Array,
+        line: u32,
+        heat_lines: &Uint32Array,
         efficiency: &Float64Array,
         executions: &Float64Array,
     );
-
-    #[wasm_bindgen(method)]
-    pub fn focus(this: &WaveEditor);
 
     #[wasm_bindgen(method)]
     pub fn destroy(this: &WaveEditor);
@@ -116,12 +107,14 @@ impl WaveEditor {
         self.set_breakpoints_array(&Uint32Array::from(lines));
     }
 
-    /// Per line: (line, SIMD efficiency 0–1, executions).
-    pub fn set_heat(&self, heat: &[(u32, f64, u64)]) {
+    /// What a step changes, in one editor update: the selected wave's line (0 for none) and
+    /// per line (line, SIMD efficiency 0–1, executions).
+    pub fn set_machine_state(&self, line: u32, heat: &[(u32, f64, u64)]) {
         let lines: Vec<u32> = heat.iter().map(|h| h.0).collect();
         let efficiency: Vec<f64> = heat.iter().map(|h| h.1).collect();
         let executions: Vec<f64> = heat.iter().map(|h| h.2 as f64).collect();
-        self.set_heat_arrays(
+        self.set_machine_state_arrays(
+            line,
             &Uint32Array::from(&lines[..]),
             &Float64Array::from(&efficiency[..]),
             &Float64Array::from(&executions[..]),

@@ -104,7 +104,7 @@ fn editor_text(root: &web_sys::HtmlElement) -> String {
 
 /// Types `source` over the editor's text (select all, then insert, as the browser's own text
 /// input does) and waits for the debounced recompile. The page autosaves the source it has just
-/// compiled (`Ctx::commit_source`), so an autosave holding `source` says the session has it;
+/// compiled (`Ctx::finish_recompile`), so an autosave holding `source` says the session has it;
 /// `wait_until` then lets the views follow.
 async fn type_source(root: &web_sys::HtmlElement, source: &str) {
     let area = editor(root);

@@ -2,8 +2,6 @@
 //! it as decorations (diagnostics, breakpoints, the selected wave's line, per-line SIMD
 //! efficiency), its edits and caret taken back; and the diagnostics list.
 
-use std::collections::BTreeMap;
-
 use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
@@ -101,26 +99,23 @@ pub fn Editor() -> impl IntoView {
             ctx.with(|s| s.current_line())
         }
     });
-    Effect::new(move |_| {
-        let line = current_line.get().unwrap_or(0);
-        if ready.get() {
-            ctx.with_editor(|editor| editor.set_current_line(line));
-        }
-    });
+    // Per line: (line, SIMD efficiency, executions), in line order.
     let heat = Memo::new(move |previous| {
         ctx.held_while_running(previous, |s| {
             s.line_heat()
                 .into_iter()
-                .map(|h| (h.line, (h.efficiency, h.executions)))
-                .collect::<BTreeMap<_, _>>()
+                .map(|h| (h.line, h.efficiency, h.executions))
+                .collect::<Vec<_>>()
         })
     });
+    // A step moves the line and changes the heat: one editor update for both.
     Effect::new(move |_| {
-        let per_line: Vec<(u32, f64, u64)> =
-            heat.with(|h| h.iter().map(|(&line, &(e, n))| (line, e, n)).collect());
-        if ready.get() {
-            ctx.with_editor(|editor| editor.set_heat(&per_line));
-        }
+        let line = current_line.get().unwrap_or(0);
+        heat.with(|per_line| {
+            if ready.get() {
+                ctx.with_editor(|editor| editor.set_machine_state(line, per_line));
+            }
+        });
     });
 
     let problems = move || {
@@ -166,7 +161,9 @@ pub fn Editor() -> impl IntoView {
 #[component]
 pub fn DiagnosticsList() -> impl IntoView {
     let ctx = use_ctx();
-    let diagnostics = move || ctx.with(|s| s.diagnostics());
+    // A step that changes no diagnostic redraws none.
+    let diagnostics = Memo::new(move |_| ctx.with(|s| s.diagnostics()));
+    let diagnostics = move || diagnostics.get();
     view! {
         <ul class="diagnostics" role="list" aria-label="Diagnostics">
             {move || {

@@ -376,7 +376,7 @@ impl Ctx {
             return;
         };
         let (source, compiled, times) = recompile.finish(now_ms);
-        let lines = source.split('\n').count() as f64;
+        let lines = f64::from(self.line_count.get_untracked());
         self.act_quietly(|s| s.set_compiled(source, compiled));
         let end = now_ms();
         timing::measure(

@@ -16,7 +16,7 @@ import { autocompletion, completionKeymap, snippetCompletion } from "@codemirror
 import { setDiagnostics, lintGutter, openLintPanel, forEachDiagnostic } from "@codemirror/lint";
 import { tagHighlighter } from "@lezer/highlight";
 import {
-  MnemonicTable, waveLanguage, waveFolding, waveIndentation, tokenClasses, blockAt, firstWord,
+  MnemonicTable, waveLanguage, waveFolding, waveIndentation, tokenClasses, blockAt, firstWord, LINE_PREFIX,
 } from "./wave-language.js";
 
 /// Marks a change the playground made (an example, a link): it is not an edit to recompile.
@@ -25,19 +25,18 @@ const setBreakpoints = StateEffect.define();
 const setCurrentLine = StateEffect.define();
 const setHeat = StateEffect.define();
 
-const breakpointField = StateField.define({
-  create: () => new Set(),
-  update: (value, tr) => tr.effects.reduce((v, e) => (e.is(setBreakpoints) ? e.value : v), value),
-});
-const currentLineField = StateField.define({
-  create: () => 0,
-  update: (value, tr) => tr.effects.reduce((v, e) => (e.is(setCurrentLine) ? e.value : v), value),
-});
+/// A field holding the value of the latest `effect` in a transaction (`initial` until one comes).
+function latestOf(effect, initial) {
+  return StateField.define({
+    create: initial,
+    update: (value, tr) => tr.effects.reduce((v, e) => (e.is(effect) ? e.value : v), value),
+  });
+}
+const breakpointField = latestOf(setBreakpoints, () => new Set());
+/// The selected wave's line, 0 for none.
+const currentLineField = latestOf(setCurrentLine, () => 0);
 /// Per line: [efficiency 0..1, executions].
-const heatField = StateField.define({
-  create: () => new Map(),
-  update: (value, tr) => tr.effects.reduce((v, e) => (e.is(setHeat) ? e.value : v), value),
-});
+const heatField = latestOf(setHeat, () => new Map());
 
 const currentLineDeco = Decoration.line({ class: "cm-exec-line" });
 const breakpointLineDeco = Decoration.line({ class: "cm-bp-line" });
@@ -254,12 +253,14 @@ function completions(table) {
         { label: name, detail: operands, type: "keyword" })
       : { label: name, type: "keyword" });
   const specials = table.specials.map((name) => ({ label: name, type: "constant" }));
+  // Nothing but what may come before a mnemonic: the word being typed is one.
+  const onlyPrefix = new RegExp(`${LINE_PREFIX.source}$`);
   return (context) => {
     const word = context.matchBefore(/[.\w]*/);
     if (!word || (word.from === word.to && !context.explicit)) return null;
     const line = context.state.doc.lineAt(context.pos);
     const before = line.text.slice(0, word.from - line.from);
-    const opcodePosition = /^\s*(?:[A-Za-z_]\w*:\s*)?(?:@!?p\d\s+)?$/.test(before);
+    const opcodePosition = onlyPrefix.test(before);
     if (opcodePosition) return { from: word.from, options: mnemonics, validFor: /^[\w.]*$/ };
     if (/[;#]/.test(before)) return null;
     const labels = [...labelsIn(context.state.doc).keys()].map((label) => ({ label, type: "variable", detail: "label" }));
@@ -391,10 +392,6 @@ export class WaveEditor {
     return this.view.state.doc.toString();
   }
 
-  lineCount() {
-    return this.view.state.doc.lines;
-  }
-
   /// Replaces the whole text (an example, a link). Undo brings the previous text back.
   setText(text) {
     if (this.view.state.doc.toString() === text) return;
@@ -422,12 +419,17 @@ export class WaveEditor {
     this.view.dispatch({ effects: setBreakpoints.of(new Set(lines)) });
   }
 
-  /// The selected wave's line (0 for none). When it moves out of sight, the editor scrolls to
-  /// it; the page around the editor stays where it is.
-  setCurrentLine(line) {
+  /// What a step changes, in one update: the selected wave's line (0 for none) and the heat as
+  /// parallel arrays (line numbers, SIMD efficiency 0..1, executions). When the line moves out
+  /// of sight, the editor scrolls to it; the page around the editor stays where it is.
+  setMachineState(line, heatLines, efficiency, executions) {
     const view = this.view;
     const moved = line !== view.state.field(currentLineField);
-    view.dispatch({ effects: setCurrentLine.of(line) });
+    const heat = new Map();
+    heatLines.forEach((n, i) => heat.set(n, [efficiency[i], executions[i]]));
+    const effects = [setHeat.of(heat)];
+    if (moved) effects.push(setCurrentLine.of(line));
+    view.dispatch({ effects });
     if (!moved || line < 1 || line > view.state.doc.lines) return;
     const from = view.state.doc.line(line).from;
     view.requestMeasure({
@@ -443,17 +445,6 @@ export class WaveEditor {
         if (scrollTop !== null) view.scrollDOM.scrollTop = scrollTop;
       },
     });
-  }
-
-  /// Parallel arrays: line numbers, SIMD efficiency (0..1) and executions.
-  setHeat(lines, efficiency, executions) {
-    const heat = new Map();
-    lines.forEach((line, i) => heat.set(line, [efficiency[i], executions[i]]));
-    this.view.dispatch({ effects: setHeat.of(heat) });
-  }
-
-  focus() {
-    this.view.focus();
   }
 
   destroy() {

@@ -75,9 +75,13 @@ export class MnemonicTable {
   }
 }
 
-/// The first word of a line (after a label and a guard), lower-cased, or "".
+/// What may stand before a line's mnemonic or directive: indentation, a label, a guard.
+export const LINE_PREFIX = /^\s*(?:[A-Za-z_]\w*:\s*)?(?:@!?p\d\s+)?/;
+const FIRST_WORD = new RegExp(`${LINE_PREFIX.source}(\\.?[A-Za-z_][\\w.]*)`);
+
+/// The first word of a line (after a label and a guard), or "".
 export function firstWord(text) {
-  const match = /^\s*(?:[A-Za-z_]\w*:\s*)?(?:@!?p\d\s+)?(\.?[A-Za-z_][\w.]*)/.exec(text);
+  const match = FIRST_WORD.exec(text);
   return match ? match[1] : "";
 }
 

@@ -1,6 +1,6 @@
 // The kernel editor as a person uses it: typing, pasting a long kernel, reading diagnostics,
 // setting breakpoints by pointer and keyboard, folding, search and replace, undo, completion.
-import { test, expect, kernelEditor, editorText, expectEditorText } from './fixtures.mjs';
+import { test, expect, kernelEditor, expectEditorText } from './fixtures.mjs';
 import { longKernel } from '../../scripts/lib/long-kernel.mjs';
 
 const status = (page) => page.getByRole('status');

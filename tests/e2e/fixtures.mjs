@@ -32,3 +32,16 @@ export async function expectEditorText(page, text) {
   await expect.poll(() => kernelEditor(page).locator('.cm-line').allTextContents()
     .then((lines) => lines.join('\n'))).toBe(text);
 }
+
+// The page's autosave as its JSON (null if none). The page autosaves when its debounced
+// recompile takes the editor's text (`Ctx::finish_recompile` in src/components/mod.rs) and
+// after changes pause. The format is crates/wave-session/src/share.rs's:
+// "a1." + base64url(raw deflate(JSON)).
+export const autosaved = (page) => page.evaluate(async () => {
+  const saved = localStorage.getItem('wave-playground.autosave');
+  if (!saved) return null;
+  const body = saved.slice(saved.indexOf('.') + 1).replace(/-/g, '+').replace(/_/g, '/');
+  const bytes = Uint8Array.from(atob(body.padEnd(Math.ceil(body.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
+  const json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return JSON.parse(await new Response(json).text());
+});

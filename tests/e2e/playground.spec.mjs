@@ -1,4 +1,4 @@
-import { test, expect, kernelEditor, editorText, expectEditorText } from './fixtures.mjs';
+import { test, expect, editorText, expectEditorText, autosaved } from './fixtures.mjs';
 
 const lanes = (page) => page.getByRole('group', { name: 'Lanes' }).getByRole('button');
 const activeLanes = (page) =>
@@ -20,18 +20,9 @@ async function pickExample(page, id) {
   await page.getByRole('combobox', { name: 'Examples' }).selectOption(id);
 }
 
-// The kernel source in the page's autosave (null if none). The page autosaves when its debounced
-// recompile takes the editor's text (`Ctx::commit_source` in src/components/mod.rs), so this
-// says which text the page has compiled and a reload or a new tab would restore. The format is
-// crates/wave-session/src/share.rs's: "a1." + base64url(raw deflate(JSON)).
-const autosavedSource = (page) => page.evaluate(async () => {
-  const saved = localStorage.getItem('wave-playground.autosave');
-  if (!saved) return null;
-  const body = saved.slice(saved.indexOf('.') + 1).replace(/-/g, '+').replace(/_/g, '/');
-  const bytes = Uint8Array.from(atob(body.padEnd(Math.ceil(body.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
-  const json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-  return JSON.parse(await new Response(json).text()).source;
-});
+// The kernel source in the page's autosave (null if none): the text the page has compiled,
+// which a reload or a new tab would restore.
+const autosavedSource = async (page) => (await autosaved(page))?.source ?? null;
 
 test('the if/else lesson splits the wave 3 / 5 and reconverges', async ({ page }) => {
   await page.goto('/');

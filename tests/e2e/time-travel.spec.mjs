@@ -1,6 +1,6 @@
 // Moving through time as a person would: by the buttons' names and the debugger keys, reading
 // what the lanes, the divergence stack and the status say.
-import { test, expect, editorText } from './fixtures.mjs';
+import { test, expect, editorText, autosaved } from './fixtures.mjs';
 
 const laneGroup = (page) => page.getByRole('group', { name: 'Lanes' });
 const frames = (page) => page.getByRole('list', { name: 'Divergence stack' }).getByRole('listitem');
@@ -156,15 +156,8 @@ test('the timeline moves by keyboard and pointer, and a click on a cell selects 
   await expect(timeline).toHaveAttribute('aria-valuenow', '5');
 });
 
-// The moment in the page's autosave (see playground.spec.mjs for the format), or null.
-const autosavedMoment = (page) => page.evaluate(async () => {
-  const saved = localStorage.getItem('wave-playground.autosave');
-  if (!saved) return null;
-  const body = saved.slice(saved.indexOf('.') + 1).replace(/-/g, '+').replace(/_/g, '/');
-  const bytes = Uint8Array.from(atob(body.padEnd(Math.ceil(body.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
-  const json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-  return JSON.parse(await new Response(json).text()).moment ?? null;
-});
+// The moment in the page's autosave, or null.
+const autosavedMoment = async (page) => (await autosaved(page))?.moment ?? null;
 
 test('a reload comes back to the step, wave and lane the work stood at', async ({ page }) => {
   await openLesson(page, 'nested-if', '8,1,1', 8);

@@ -4,7 +4,7 @@ use crate::diagnostic::{Diagnostic, LineIndex, Sink};
 use crate::lower::lower;
 use crate::program::{Program, Span};
 use crate::syntax::ast::Item;
-use crate::syntax::lexer::{lex_lines, Token};
+use crate::syntax::lexer::lex_lines;
 use crate::syntax::parser::parse;
 use crate::syntax::questions::{questions, Question};
 
@@ -27,9 +27,7 @@ impl Compiled {
 
 /// Compiles WAVE assembly. Never panics; keeps going after errors so the editor can show them all.
 pub fn compile(source: &str) -> Compiled {
-    let mut job = CompileJob::new(source.to_string());
-    while !job.advance(usize::MAX) {}
-    job.finish().1
+    CompileJob::new(source.to_string()).finish().1
 }
 
 /// A compile done a few lines at a time, so that a long source never holds a caller (the page's
@@ -40,8 +38,6 @@ pub fn compile(source: &str) -> Compiled {
 pub struct CompileJob {
     source: String,
     sink: Sink,
-    /// Tokens of the lines lexed and not yet parsed.
-    tokens: Vec<Token>,
     items: Vec<Item>,
     questions: Vec<Question>,
     /// Byte offset where the next line to lex begins.
@@ -51,7 +47,7 @@ pub struct CompileJob {
 impl CompileJob {
     pub fn new(source: String) -> CompileJob {
         let mut sink = Sink::default();
-        // Spans are u32 byte offsets.
+        // Spans are u32 byte offsets: a source too long for them is not read at all.
         let lexed = if u32::try_from(source.len()).is_err() {
             sink.error(Span::new(0, 0), "the source is too large (4 GiB or more)");
             source.len()
@@ -61,23 +57,9 @@ impl CompileJob {
         CompileJob {
             source,
             sink,
-            tokens: Vec::new(),
             items: Vec::new(),
             questions: Vec::new(),
             lexed,
-        }
-    }
-
-    pub fn source(&self) -> &str {
-        &self.source
-    }
-
-    /// How far the front end has read, 0–1 (by bytes).
-    pub fn progress(&self) -> f64 {
-        if self.source.is_empty() {
-            1.0
-        } else {
-            self.lexed as f64 / self.source.len() as f64
         }
     }
 
@@ -95,12 +77,11 @@ impl CompileJob {
                 .map_or(self.source.len(), |(at, _)| self.lexed + at + 1),
             None => self.lexed,
         };
-        self.tokens = lex_lines(&self.source, self.lexed, end, &mut self.sink);
-        let asked = questions(&self.source, &self.tokens, &mut self.sink);
+        let tokens = lex_lines(&self.source, self.lexed, end, &mut self.sink);
+        let asked = questions(&self.source, &tokens, &mut self.sink);
         self.questions.extend(asked);
-        let parsed = parse(&self.source, &self.tokens, &mut self.sink);
+        let parsed = parse(&self.source, &tokens, &mut self.sink);
         self.items.extend(parsed);
-        self.tokens.clear();
         self.lexed = end;
         self.lexed >= self.source.len()
     }
@@ -109,16 +90,11 @@ impl CompileJob {
     pub fn finish(mut self) -> (String, Compiled) {
         while !self.advance(usize::MAX) {}
         let too_large = u32::try_from(self.source.len()).is_err();
-        let program = {
-            let lines = LineIndex::new(&self.source);
-            let program = (!too_large).then(|| lower(&self.items, &lines, &mut self.sink));
-            let mut diagnostics = std::mem::take(&mut self.sink.list);
-            diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
-            lines.locate_all(&mut diagnostics);
-            self.sink.list = diagnostics;
-            program
-        };
-        let diagnostics = self.sink.list;
+        let lines = LineIndex::new(&self.source);
+        let program = (!too_large).then(|| lower(&self.items, &lines, &mut self.sink));
+        let mut diagnostics = self.sink.list;
+        diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+        lines.locate_all(&mut diagnostics);
         let failed = diagnostics.iter().any(Diagnostic::is_error);
         let compiled = Compiled {
             diagnostics,

@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use wave_engine::compile::CompileJob;
 use wave_engine::machine::{Event, History, Machine};
 use wave_engine::program::{Kernel, Program};
 use wave_engine::syntax::questions::Question;
@@ -208,7 +209,8 @@ impl Session {
     /// Replaces the source (the caller debounces typing): recompiles, keeps the last good program
     /// when there are errors, revalidates the configuration and resets the machine.
     pub fn set_source(&mut self, text: &str) {
-        self.set_compiled(text.to_string(), compile(text));
+        let (source, compiled) = CompileJob::new(text.to_string()).finish();
+        self.set_compiled(source, compiled);
     }
 
     /// [`Session::set_source`] for a source compiled elsewhere (a [`CompileJob`] run a few

@@ -68,11 +68,18 @@ impl Session {
 
     /// The teaching questions the source asks, each with its 1-based line, in source order.
     pub fn questions(&self) -> Vec<(u32, QuestionKind)> {
+        // One pass over the source: the questions come in order.
+        let (mut line, mut counted) = (1u32, 0usize);
         self.questions
             .iter()
             .map(|q| {
-                let before = self.source.get(..q.span.start as usize).unwrap_or("");
-                (before.matches('\n').count() as u32 + 1, q.kind)
+                let at = (q.span.start as usize).min(self.source.len());
+                line += self.source.as_bytes()[counted..at]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count() as u32;
+                counted = at;
+                (line, q.kind)
             })
             .collect()
     }
