@@ -1,7 +1,8 @@
 //! Execution commands: reset, step, time-sliced run, pause, run to a line, breakpoints,
 //! selection, and re-running to a step count.
 
-use wave_engine::machine::{Machine, NoEvents, Stop, WaveStatus};
+use wave_engine::machine::{wave_op_flow, Machine, NoEvents, Stop, WaveStatus};
+use wave_engine::program::Kernel;
 
 use crate::session::{Selection, Session, Snapshot};
 use crate::status::{RunProgress, RunState};
@@ -24,6 +25,7 @@ impl Session {
         self.opening = None;
         self.run_target = None;
         self.last_events.clear();
+        self.single_step = false;
         self.check_run = None;
         self.check_report = None;
         self.selection.workgroup = 0;
@@ -80,6 +82,7 @@ impl Session {
             .waves
             .get(wave)
             .is_some_and(|w| w.status != WaveStatus::Done);
+        self.single_step = selected_live;
         let mut stop = if selected_live {
             machine.step_wave(wave, STEP_LIMIT, &mut self.last_events)
         } else {
@@ -98,7 +101,14 @@ impl Session {
         self.record_history();
         let to = self.step_count();
         if to > from {
-            self.landings.insert(to, Landing { from, events: true });
+            self.landings.insert(
+                to,
+                Landing {
+                    from,
+                    events: true,
+                    single: selected_live,
+                },
+            );
         }
         self.after_stop(stop, false);
         true
@@ -122,6 +132,7 @@ impl Session {
         let continuing = self.state == RunState::Running;
         if !continuing {
             self.before = self.snapshot();
+            self.single_step = false;
             self.run_from = self.step_count();
             self.travel_note = None;
         }
@@ -148,6 +159,7 @@ impl Session {
                 Landing {
                     from,
                     events: false,
+                    single: false,
                 },
             );
         }
@@ -271,6 +283,7 @@ impl Session {
             self.reset();
         }
         self.before = self.snapshot();
+        self.single_step = false;
         self.last_events.clear();
         let Some(machine) = self.machine.as_mut() else {
             return Err("nothing can run".to_string());
@@ -392,16 +405,23 @@ impl Session {
 
     pub(super) fn snapshot(&self) -> Snapshot {
         match self.machine.as_ref() {
-            Some(machine) => Self::snapshot_of(machine, &self.selection, &self.used_registers),
+            Some(machine) => Self::snapshot_of(
+                machine,
+                &self.selection,
+                &self.used_registers,
+                crate::session::kernel_of(self.program.as_ref(), &self.form),
+            ),
             None => Snapshot::default(),
         }
     }
 
-    /// The selected wave's registers, predicates and active lanes in `machine` now.
+    /// The selected wave's registers, predicates, active lanes and next instruction in
+    /// `machine` (which runs `kernel`) now.
     pub(crate) fn snapshot_of(
         machine: &Machine,
         selection: &Selection,
         used_registers: &[u8],
+        kernel: Option<&Kernel>,
     ) -> Snapshot {
         let Some(wave) = machine.workgroup().waves.get(selection.wave as usize) else {
             return Snapshot::default();
@@ -416,6 +436,12 @@ impl Session {
                 .collect(),
             predicates: wave.predicates,
             active: crate::lanes::active_lanes(wave),
+            pc: (wave.status != WaveStatus::Done).then_some(wave.pc),
+            step: machine.step_count(),
+            flow: kernel
+                .and_then(|k| k.code.get(wave.pc as usize))
+                .filter(|_| wave.status != WaveStatus::Done)
+                .and_then(|instr| wave_op_flow(wave, instr)),
         }
     }
 

@@ -5,6 +5,7 @@
 //! Architecture invariant: this crate knows nothing of browsers. It depends on no `leptos`,
 //! `web-sys`, `js-sys` or `wasm-bindgen` (the test command checks its dependency tree).
 
+mod caption;
 mod check;
 mod commands;
 mod default_kernel;
@@ -31,6 +32,7 @@ mod timeline;
 #[cfg(test)]
 mod tests;
 
+pub use caption::Caption;
 pub use check::Check;
 pub use default_kernel::DEFAULT_KERNEL;
 pub use events::EventView;

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use wave_engine::compile::CompileJob;
-use wave_engine::machine::{Event, History, Machine};
+use wave_engine::machine::{Event, History, Machine, WaveOpFlow};
 use wave_engine::program::{Kernel, Program};
 use wave_engine::syntax::questions::Question;
 use wave_engine::{compile, Compiled, Diagnostic};
@@ -36,6 +36,12 @@ pub(crate) struct Snapshot {
     pub(crate) predicates: [u64; 4],
     /// The wave's lanes that were executing.
     pub(crate) active: u64,
+    /// The wave's next instruction (`None` when it had finished).
+    pub(crate) pc: Option<u32>,
+    /// The machine's step count.
+    pub(crate) step: u64,
+    /// What that instruction moves between lanes, when it is a cross-lane operation.
+    pub(crate) flow: Option<WaveOpFlow>,
 }
 
 pub struct Session {
@@ -79,6 +85,9 @@ pub struct Session {
     pub(crate) selection: Selection,
     pub(crate) last_events: Vec<Event>,
     pub(crate) before: Snapshot,
+    /// The command on show ran exactly one instruction of the selected wave (the one at
+    /// `before.pc`): the caption describes that instruction.
+    pub(crate) single_step: bool,
     /// Registers written anywhere in the selected kernel's source, ascending.
     pub(crate) used_registers: Vec<u8>,
     pub(crate) check: Option<Check>,
@@ -145,6 +154,7 @@ impl Session {
             selection: Selection::default(),
             last_events: Vec::new(),
             before: Snapshot::default(),
+            single_step: false,
             used_registers: Vec::new(),
             check: None,
             check_run: None,
@@ -271,13 +281,7 @@ impl Session {
 
     /// The kernel that runs: the form's pick, or the first kernel when the pick is empty.
     pub fn kernel(&self) -> Option<&Kernel> {
-        let program = self.program.as_ref()?;
-        let name = self.form.kernel.trim();
-        if name.is_empty() {
-            program.kernels.first()
-        } else {
-            program.kernel(name)
-        }
+        kernel_of(self.program.as_ref(), &self.form)
     }
 
     pub fn machine(&self) -> Option<&Machine> {
@@ -376,5 +380,17 @@ impl Session {
             }
         }
         self.reset();
+    }
+}
+
+/// The kernel of `program` that `form` picks: its kernel name, or the first kernel when that is
+/// empty.
+pub(crate) fn kernel_of<'a>(program: Option<&'a Program>, form: &ConfigForm) -> Option<&'a Kernel> {
+    let program = program?;
+    let name = form.kernel.trim();
+    if name.is_empty() {
+        program.kernels.first()
+    } else {
+        program.kernel(name)
     }
 }

@@ -26,6 +26,8 @@ pub(crate) const MAX_SHOWN_EVENTS: usize = 200;
 pub(crate) struct Landing {
     pub(crate) from: u64,
     pub(crate) events: bool,
+    /// Between `from` and the landing the selected wave ran exactly one instruction.
+    pub(crate) single: bool,
 }
 
 /// A move that runs the selected wave until a condition holds; run in slices by `run_slice`.
@@ -142,7 +144,11 @@ impl Session {
         self.landings
             .get(&step)
             .copied()
-            .or(from.map(|from| Landing { from, events: true }))
+            .or(from.map(|from| Landing {
+                from,
+                events: true,
+                single: true,
+            }))
     }
 
     /// Goes to step `target` (back or forward). A step past the end goes to the end and says
@@ -184,7 +190,11 @@ impl Session {
             1 => start,
             n => found.starts[n - 2] + 1,
         };
-        Some(Landing { from, events: true })
+        Some(Landing {
+            from,
+            events: true,
+            single: true,
+        })
     }
 
     /// Puts the machine at step `target` and the views as they were when a command first got
@@ -193,13 +203,17 @@ impl Session {
         self.motion = None;
         self.run_target = None;
         self.last_events.clear();
+        self.single_step = false;
+        let kernel = crate::session::kernel_of(self.program.as_ref(), &self.form);
         let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) else {
             return;
         };
         match landing {
             Some(landing) if landing.from < target => {
                 history.go_to(machine, landing.from, u64::MAX);
-                self.before = Self::snapshot_of(machine, &self.selection, &self.used_registers);
+                self.before =
+                    Self::snapshot_of(machine, &self.selection, &self.used_registers, kernel);
+                self.single_step = landing.single;
                 if landing.events {
                     let steps = target - machine.step_count();
                     machine.run(steps, &[], &mut self.last_events);
@@ -210,7 +224,8 @@ impl Session {
             }
             _ => {
                 history.go_to(machine, target, u64::MAX);
-                self.before = Self::snapshot_of(machine, &self.selection, &self.used_registers);
+                self.before =
+                    Self::snapshot_of(machine, &self.selection, &self.used_registers, kernel);
             }
         }
         self.settle_state();
@@ -305,6 +320,7 @@ impl Session {
             return false;
         };
         self.before = self.snapshot();
+        self.single_step = false;
         self.last_events.clear();
         self.run_target = None;
         self.travel_note = None;
@@ -384,6 +400,7 @@ impl Session {
             Landing {
                 from: motion.from,
                 events: true,
+                single: false,
             },
         );
         match stop {

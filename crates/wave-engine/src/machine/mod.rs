@@ -42,6 +42,7 @@ use run_loop::Outcome;
 pub use stats::{PcStats, Stats};
 pub use trap::{MemorySpace, Trap, TrapKind};
 pub use wave::{Fragment, FragmentStore, LaneState, Wave, WaveStatus};
+pub use wave_ops::{flow as wave_op_flow, is_wave_op, LaneSource, WaveOpFlow};
 pub use workgroup::Workgroup;
 
 /// Why a run or step came back.

@@ -1,3 +1,4 @@
+mod captions;
 mod commands;
 mod examples;
 mod form;
