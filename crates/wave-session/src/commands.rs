@@ -26,6 +26,9 @@ impl Session {
         self.run_target = None;
         self.last_events.clear();
         self.single_step = false;
+        self.open_question = None;
+        self.reveal = None;
+        self.asked.clear();
         self.check_run = None;
         self.check_report = None;
         self.selection.workgroup = 0;
@@ -64,8 +67,14 @@ impl Session {
     /// the selected wave has finished, one scheduled instruction of whatever wave runs next.
     /// Returns false when nothing could run.
     pub fn step(&mut self) -> bool {
-        if !self.state.can_run() {
+        if !self.state.can_run() || self.open_question.is_some() {
             return false;
+        }
+        self.reveal = None;
+        // A wave standing on a question it was not asked yet (at the start, or after going
+        // back) is asked before the instruction runs.
+        if self.open_question_here() {
+            return true;
         }
         self.before = self.snapshot();
         self.last_events.clear();
@@ -111,6 +120,7 @@ impl Session {
             );
         }
         self.after_stop(stop, false);
+        self.open_question_here();
         true
     }
 
@@ -119,7 +129,7 @@ impl Session {
     /// breakpoint line (except the one a new run starts from, so Run leaves the breakpoint it is
     /// paused at) or on the `run_to_line` target, at the end, and at traps.
     pub fn run_slice(&mut self, max_steps: u64) -> RunProgress {
-        if !self.state.can_run() {
+        if !self.state.can_run() || self.open_question.is_some() {
             return RunProgress::Idle;
         }
         if let Some(moment) = self.opening {
@@ -131,6 +141,12 @@ impl Session {
         }
         let continuing = self.state == RunState::Running;
         if !continuing {
+            self.reveal = None;
+            if self.open_question_here() {
+                return RunProgress::Paused {
+                    line: self.current_line().unwrap_or(0),
+                };
+            }
             self.before = self.snapshot();
             self.single_step = false;
             self.run_from = self.step_count();
@@ -152,6 +168,9 @@ impl Session {
             stop = Stop::Finished;
         }
         let progress = self.after_stop(stop, true);
+        if matches!(progress, RunProgress::Paused { .. }) {
+            self.open_question_here();
+        }
         if progress != RunProgress::Running {
             let from = self.run_from;
             self.landings.insert(
@@ -346,8 +365,9 @@ impl Session {
                 let reached_target = self.run_target == Some(line);
                 self.run_target = None;
                 self.selection.wave = wave;
+                // A question's line stops a run too, without being a breakpoint.
                 self.state = RunState::Paused {
-                    at_breakpoint: !reached_target,
+                    at_breakpoint: !reached_target && self.breakpoints.contains(&line),
                 };
                 RunProgress::Paused { line }
             }
@@ -373,10 +393,15 @@ impl Session {
         let Some(kernel) = self.kernel() else {
             return Vec::new();
         };
+        let questions = self.unasked_question_lines();
         kernel
             .lines
             .iter()
-            .map(|line| self.breakpoints.contains(line) || self.run_target == Some(*line))
+            .map(|line| {
+                self.breakpoints.contains(line)
+                    || self.run_target == Some(*line)
+                    || questions.contains(line)
+            })
             .collect()
     }
 

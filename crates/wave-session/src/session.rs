@@ -98,6 +98,15 @@ pub struct Session {
     pub(crate) example: Option<ExampleOrigin>,
     /// Which start of a machine this is, unique in the page (see [`ShownWaveRun`]).
     pub(crate) machine_start: u64,
+    /// Whether the source's questions stop the run (see `quiz`).
+    pub(crate) questions_on: bool,
+    /// The question the selected wave is stopped at.
+    pub(crate) open_question: Option<crate::quiz::OpenQuestion>,
+    /// What the last answered or skipped question revealed, until the next command.
+    pub(crate) reveal: Option<crate::quiz::Reveal>,
+    /// Lines whose question was asked in this run, with the step it was asked at.
+    pub(crate) asked: BTreeMap<u32, u64>,
+    pub(crate) score: crate::quiz::Score,
 }
 
 /// The example a session started from, kept through edits (then marked edited) until the source
@@ -161,6 +170,11 @@ impl Session {
             check_report: None,
             example: None,
             machine_start: 0,
+            questions_on: true,
+            open_question: None,
+            reveal: None,
+            asked: BTreeMap::new(),
+            score: crate::quiz::Score::default(),
         };
         session.set_source(source);
         session

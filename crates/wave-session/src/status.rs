@@ -85,6 +85,10 @@ impl Session {
                 }
             }
             RunState::Ready => "ready".to_string(),
+            RunState::Paused { .. } if self.open_question.is_some() => {
+                let line = self.open_question.as_ref().map_or(0, |q| q.line);
+                format!("paused at line {line} for a question")
+            }
             RunState::Paused { at_breakpoint } => {
                 let place = match self.current_line() {
                     Some(line) => format!("paused at line {line}"),

@@ -204,6 +204,7 @@ impl Session {
         self.run_target = None;
         self.last_events.clear();
         self.single_step = false;
+        self.forget_questions_from(target);
         let kernel = crate::session::kernel_of(self.program.as_ref(), &self.form);
         let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) else {
             return;
@@ -319,6 +320,10 @@ impl Session {
         let Some(machine) = self.machine.as_ref() else {
             return false;
         };
+        if self.open_question.is_some() {
+            return false;
+        }
+        self.reveal = None;
         self.before = self.snapshot();
         self.single_step = false;
         self.last_events.clear();
@@ -407,14 +412,14 @@ impl Session {
             Stop::Finished | Stop::Trap(_) => self.after_stop(stop, false),
             _ => {
                 self.settle_state();
-                if at_breakpoint {
+                let line = self.current_line().unwrap_or(0);
+                if at_breakpoint && self.breakpoints.contains(&line) {
                     self.state = RunState::Paused {
                         at_breakpoint: true,
                     };
                 }
-                RunProgress::Paused {
-                    line: self.current_line().unwrap_or(0),
-                }
+                self.open_question_here();
+                RunProgress::Paused { line }
             }
         }
     }

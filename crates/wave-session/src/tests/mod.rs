@@ -2,6 +2,7 @@ mod captions;
 mod commands;
 mod examples;
 mod form;
+mod quiz;
 mod share;
 mod status;
 mod time_travel;

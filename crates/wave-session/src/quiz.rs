@@ -1,0 +1,345 @@
+//! Predict, then reveal: the kernel's `; ?mask`, `; ?next`, `; ?stack` and `; ?value rN`
+//! comments stop the selected wave before the instruction they belong to, and the learner says
+//! what that instruction will do before it runs.
+//!
+//! A question written on an instruction's line belongs to that instruction; one on a line of
+//! its own belongs to the next instruction below it. Each is asked once per run of the machine
+//! (Reset asks again); moving back in time to or before a question asks it again on the way
+//! forward.
+//! While a question is open nothing runs: "Check answer" or "Skip question" runs the
+//! instruction, compares, and leaves a [`Reveal`] on show.
+
+use wave_engine::machine::WaveStatus;
+use wave_engine::syntax::questions::QuestionKind;
+
+use crate::caption::lanes_phrase;
+use crate::session::Session;
+
+/// The question the selected wave is stopped at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenQuestion {
+    pub kind: QuestionKind,
+    /// The line of the instruction it asks about.
+    pub line: u32,
+    /// The lane a `?value` question asks about (the selected lane when it opened).
+    pub lane: u32,
+    /// The question as a sentence.
+    pub prompt: String,
+}
+
+/// A learner's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// `?mask`: the lanes predicted to be active.
+    Lanes(u64),
+    /// `?next`: the line predicted to run next (`None`: the wave finishes).
+    Line(Option<u32>),
+    /// `?stack`: the predicted depth.
+    Depth(u32),
+    /// `?value`: the predicted value, as typed (decimal, negative, `0x…` hex, or a float).
+    Value(String),
+}
+
+/// What a checked or skipped question revealed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reveal {
+    pub kind: QuestionKind,
+    pub line: u32,
+    /// `Some(true)` right, `Some(false)` wrong, `None` skipped.
+    pub correct: Option<bool>,
+    /// For `?mask`: the lanes active after the instruction, and the lanes the learner said.
+    pub expected_lanes: u64,
+    pub predicted_lanes: Option<u64>,
+    /// The verdict and the reason, e.g. "Not quite: you said lanes 0-3, but lanes 0-2 are
+    /// active. Why: …".
+    pub text: String,
+}
+
+/// Right, wrong and skipped answers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    pub right: u32,
+    pub wrong: u32,
+    pub skipped: u32,
+}
+
+impl Score {
+    pub fn add(&mut self, correct: Option<bool>) {
+        match correct {
+            Some(true) => self.right += 1,
+            Some(false) => self.wrong += 1,
+            None => self.skipped += 1,
+        }
+    }
+
+    pub fn asked(&self) -> u32 {
+        self.right + self.wrong + self.skipped
+    }
+}
+
+/// What an answer to `kind` is about, for prompts: "which lanes will be active after it?".
+pub fn prompt(kind: QuestionKind, line: u32, lane: u32) -> String {
+    match kind {
+        QuestionKind::Mask => {
+            format!(
+                "Which lanes will be active after line {line} runs? Toggle the lanes, then check."
+            )
+        }
+        QuestionKind::Next => format!("Which line runs next after line {line}?"),
+        QuestionKind::Stack => {
+            format!("How deep will the divergence stack be after line {line} runs?")
+        }
+        QuestionKind::Value(r) => {
+            format!("What will lane {lane} hold in r{r} after line {line} runs?")
+        }
+    }
+}
+
+/// Reads a typed value as the 32 bits a register holds: decimal (negative too), `0x` hex, or a
+/// float (which compares as f32 bits).
+pub fn parse_value(text: &str) -> Option<u32> {
+    let text = text.trim().replace('_', "");
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        return u32::from_str_radix(hex, 16).ok();
+    }
+    if let Ok(n) = text.parse::<i64>() {
+        return (i64::from(i32::MIN)..=i64::from(u32::MAX))
+            .contains(&n)
+            .then_some(n as u32);
+    }
+    text.parse::<f32>().ok().map(f32::to_bits)
+}
+
+impl Session {
+    /// Whether questions stop the run (the page's "Questions" switch).
+    pub fn questions_on(&self) -> bool {
+        self.questions_on
+    }
+
+    pub fn set_questions_on(&mut self, on: bool) {
+        self.questions_on = on;
+        if !on {
+            self.open_question = None;
+        }
+    }
+
+    /// The question the selected wave is stopped at, if any.
+    pub fn open_question(&self) -> Option<&OpenQuestion> {
+        self.open_question.as_ref()
+    }
+
+    /// What the last checked or skipped question revealed, until the next command.
+    pub fn reveal(&self) -> Option<&Reveal> {
+        self.reveal.as_ref()
+    }
+
+    /// The answers given in this session's runs.
+    pub fn score(&self) -> Score {
+        self.score
+    }
+
+    /// The instruction lines that have a question, with it: an own-line question belongs to the
+    /// next instruction.
+    pub fn question_stops(&self) -> Vec<(u32, QuestionKind)> {
+        self.questions()
+            .into_iter()
+            .filter_map(|(line, kind)| Some((self.instruction_line_at_or_after(line)?, kind)))
+            .collect()
+    }
+
+    /// The question on `line` not yet asked in this run, when questions are on.
+    fn unasked_question_at(&self, line: u32) -> Option<QuestionKind> {
+        if !self.questions_on || self.asked.contains_key(&line) {
+            return None;
+        }
+        self.question_stops()
+            .into_iter()
+            .find(|(at, _)| *at == line)
+            .map(|(_, kind)| kind)
+    }
+
+    /// Lines whose question has not been asked yet (a run stops before them).
+    pub(crate) fn unasked_question_lines(&self) -> Vec<u32> {
+        if !self.questions_on {
+            return Vec::new();
+        }
+        self.question_stops()
+            .into_iter()
+            .map(|(line, _)| line)
+            .filter(|line| !self.asked.contains_key(line))
+            .collect()
+    }
+
+    /// Opens the question of the line the selected wave is about to run, if it has one not yet
+    /// asked. Returns true when one opened.
+    pub(crate) fn open_question_here(&mut self) -> bool {
+        if self.open_question.is_some() {
+            return true;
+        }
+        if !self.state.can_run() || self.state == crate::status::RunState::Running {
+            return false;
+        }
+        let Some(line) = self.current_line() else {
+            return false;
+        };
+        let Some(kind) = self.unasked_question_at(line) else {
+            return false;
+        };
+        self.asked.insert(line, self.step_count());
+        let lane = self.selection.lane;
+        self.open_question = Some(OpenQuestion {
+            kind,
+            line,
+            lane,
+            prompt: prompt(kind, line, lane),
+        });
+        true
+    }
+
+    /// Forgets the questions asked at or after `step` (time went back to or before them: the
+    /// next step forward asks them again) and closes the open one.
+    pub(crate) fn forget_questions_from(&mut self, step: u64) {
+        self.open_question = None;
+        self.reveal = None;
+        self.asked.retain(|_, asked_at| *asked_at < step);
+    }
+
+    /// Checks `answer` against the open question: runs its instruction (one step of the selected
+    /// wave), then says whether the answer was right and why. Returns the reveal, or `None` when
+    /// no question is open or the answer does not fit it.
+    pub fn check_answer(&mut self, answer: &Answer) -> Option<Reveal> {
+        let question = self.open_question.clone()?;
+        if !answer_fits(question.kind, answer) {
+            return None;
+        }
+        Some(self.reveal_question(question, Some(answer)))
+    }
+
+    /// Reveals the open question's answer without one from the learner.
+    pub fn skip_question(&mut self) -> Option<Reveal> {
+        let question = self.open_question.clone()?;
+        Some(self.reveal_question(question, None))
+    }
+
+    fn reveal_question(&mut self, question: OpenQuestion, answer: Option<&Answer>) -> Reveal {
+        self.open_question = None;
+        self.step();
+        let width = self.wave_width();
+        let wave = self.selected_wave();
+        let finished = wave.is_none_or(|w| w.status == WaveStatus::Done);
+        let active = wave.map_or(0, crate::lanes::active_lanes);
+        let why = self.caption().sentence;
+        let (correct, truth, said) = match question.kind {
+            QuestionKind::Mask => {
+                let said = match answer {
+                    Some(Answer::Lanes(mask)) => Some(*mask),
+                    _ => None,
+                };
+                (
+                    said.map(|m| m == active),
+                    format!("{} active", lanes_phrase(active, width)),
+                    said.map(|m| lanes_phrase(m, width)),
+                )
+            }
+            QuestionKind::Next => {
+                let next = if finished { None } else { self.current_line() };
+                let said = match answer {
+                    Some(Answer::Line(line)) => Some(*line),
+                    _ => None,
+                };
+                let name = |line: Option<u32>| match line {
+                    Some(line) => format!("line {line}"),
+                    None => "no line (the wave finishes)".to_string(),
+                };
+                (
+                    said.map(|l| l == next),
+                    format!("{} runs next", name(next)),
+                    said.map(name),
+                )
+            }
+            QuestionKind::Stack => {
+                let depth = wave.map_or(0, |w| w.stack.len() as u32);
+                let said = match answer {
+                    Some(Answer::Depth(d)) => Some(*d),
+                    _ => None,
+                };
+                (
+                    said.map(|d| d == depth),
+                    format!("the stack is {depth} deep"),
+                    said.map(|d| d.to_string()),
+                )
+            }
+            QuestionKind::Value(register) => {
+                let value = wave
+                    .filter(|w| u32::from(register) < w.register_count)
+                    .and_then(|w| w.row(register).get(question.lane as usize).copied())
+                    .unwrap_or(0);
+                let said = match answer {
+                    Some(Answer::Value(text)) => Some(text.trim().to_string()),
+                    _ => None,
+                };
+                (
+                    said.as_deref().map(|t| value_matches(t, value)),
+                    format!(
+                        "lane {} holds {} in r{register}",
+                        question.lane,
+                        shown_value(value)
+                    ),
+                    said,
+                )
+            }
+        };
+        let verdict = match (correct, said) {
+            (Some(true), _) => format!("Right: {truth}."),
+            (Some(false), Some(said)) => format!("Not quite: you said {said}, but {truth}."),
+            _ => format!("Skipped: {truth}."),
+        };
+        let reveal = Reveal {
+            kind: question.kind,
+            line: question.line,
+            correct,
+            expected_lanes: active,
+            predicted_lanes: match answer {
+                Some(Answer::Lanes(mask)) => Some(*mask),
+                _ => None,
+            },
+            text: format!("{verdict} Why: {why}."),
+        };
+        self.score.add(correct);
+        self.reveal = Some(reveal.clone());
+        reveal
+    }
+}
+
+fn answer_fits(kind: QuestionKind, answer: &Answer) -> bool {
+    matches!(
+        (kind, answer),
+        (QuestionKind::Mask, Answer::Lanes(_))
+            | (QuestionKind::Next, Answer::Line(_))
+            | (QuestionKind::Stack, Answer::Depth(_))
+            | (QuestionKind::Value(_), Answer::Value(_))
+    )
+}
+
+/// A register's bits as a learner would write them: the integer, and the float when the bits
+/// look like one.
+fn shown_value(bits: u32) -> String {
+    let float = f32::from_bits(bits);
+    let looks_float =
+        bits > 0x0100_0000 && float.is_finite() && float.abs() >= 1e-6 && float.abs() < 1e9;
+    if looks_float && (bits as i32).unsigned_abs() > 1 << 24 {
+        format!("{} (as f32: {float})", bits as i32)
+    } else {
+        (bits as i32).to_string()
+    }
+}
+
+/// A typed value matches a register when it is the same 32 bits, or, typed as a float (with a
+/// point or an exponent), the same f32 value.
+pub fn value_matches(typed: &str, held: u32) -> bool {
+    let Some(bits) = parse_value(typed) else {
+        return false;
+    };
+    let float_typed = typed.contains(['.', 'e', 'E']) && !typed.trim().starts_with("0x");
+    bits == held || (float_typed && f32::from_bits(bits) == f32::from_bits(held))
+}
