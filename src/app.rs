@@ -88,7 +88,8 @@ fn TabButton(
 
 #[component]
 pub fn App() -> impl IntoView {
-    let (session, alert) = initial_session();
+    let (mut session, alert) = initial_session();
+    session.set_questions_on(Ctx::stored_questions_on());
     let ctx = Ctx::new(session);
     ctx.alert.set(alert);
     provide_context(ctx);

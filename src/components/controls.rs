@@ -3,7 +3,9 @@
 
 use leptos::prelude::*;
 
+use super::caption::StepCaption;
 use super::examples::CheckReport;
+use super::question::{QuestionPanel, QuestionsSwitch};
 use super::held_height::HeldHeight;
 use super::timeline::Timeline;
 use super::{target_value, use_ctx, Ctx, AUTOPLAY_SPEEDS};
@@ -194,6 +196,7 @@ pub fn Controls() -> impl IntoView {
                     {move || format!("{}/s", ctx.speed.get())}
                 </span>
             </span>
+            <QuestionsSwitch />
         </div>
         <div class="controls time-controls" role="toolbar" aria-label="Move through time">
             <TimeButton
@@ -318,6 +321,8 @@ pub fn Controls() -> impl IntoView {
         <p role="status" class=state_class aria-live="polite">
             {status}
         </p>
+        <StepCaption />
+        <QuestionPanel />
         <CheckReport />
         // Keeps the height of the longest list since the machine started over: a step with
         // fewer events does not move the views below (see `session::shown_wave_run`).

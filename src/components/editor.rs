@@ -34,6 +34,14 @@ pub fn Editor() -> impl IntoView {
                 }
             }),
             toggle_breakpoint: Closure::new(move |line: u32| {
+                // While a `?next` question is open, the gutter picks the answer's line.
+                let picking = ctx.peek(|s| {
+                    s.open_question().map(|q| q.kind) == Some(wave_session::QuestionKind::Next)
+                });
+                if picking {
+                    ctx.picked_line.set(Some(line));
+                    return;
+                }
                 ctx.commit_source();
                 ctx.act(|s| s.toggle_breakpoint(line));
             }),

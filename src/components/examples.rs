@@ -4,8 +4,23 @@
 use leptos::prelude::*;
 
 use super::{target_value, use_ctx};
-use wave_session::examples::{example, examples};
-use wave_session::Session;
+use wave_session::examples::{example, examples, next_lesson, TOPICS};
+use wave_session::{Progress, Session};
+
+/// A lesson's menu entry: its title, marked done and with its score when it has one.
+fn menu_title(title: &str, id: &str, progress: &Progress) -> String {
+    let entry = progress.entry(&format!("example:{id}"));
+    let mut text = String::new();
+    if entry.done {
+        text.push_str("✓ ");
+    }
+    text.push_str(title);
+    let score = entry.score;
+    if score.asked() > 0 {
+        text.push_str(&format!(" ({} of {} right)", score.right, score.asked()));
+    }
+    text
+}
 
 #[component]
 pub fn ExamplePicker() -> impl IntoView {
@@ -26,9 +41,29 @@ pub fn ExamplePicker() -> impl IntoView {
             on:change=on_change
         >
             <option value="">"Examples…"</option>
-            {examples()
-                .into_iter()
-                .map(|e| view! { <option value=e.id>{e.title}</option> })
+            {TOPICS
+                .iter()
+                .map(|topic| {
+                    let entries: Vec<_> = examples()
+                        .into_iter()
+                        .filter(|e| e.topic == *topic)
+                        .collect();
+                    view! {
+                        <optgroup label=*topic>
+                            {entries
+                                .into_iter()
+                                .map(|e| {
+                                    let (id, title) = (e.id, e.title);
+                                    view! {
+                                        <option value=id>
+                                            {move || ctx.progress.with(|p| menu_title(title, id, p))}
+                                        </option>
+                                    }
+                                })
+                                .collect_view()}
+                        </optgroup>
+                    }
+                })
                 .collect_view()}
         </select>
     }
@@ -47,6 +82,22 @@ pub fn ExampleNotes() -> impl IntoView {
             ctx.replace_session(Session::from_example(&found));
         }
     };
+    let next = Memo::new(move |_| id.get().and_then(next_lesson));
+    let go_next = move |_| {
+        if let Some(found) = next.get_untracked() {
+            ctx.replace_session(Session::from_example(&found));
+        }
+    };
+    let lessons_done = move || {
+        ctx.progress.with(|p| {
+            let lessons: Vec<_> = examples().into_iter().filter(|e| e.is_lesson()).collect();
+            let done = lessons
+                .iter()
+                .filter(|e| p.entry(&format!("example:{}", e.id)).done)
+                .count();
+            format!("{done} of {} lessons done", lessons.len())
+        })
+    };
     view! {
         <Show when=move || current.with(Option::is_some)>
             <details class="example-notes" open>
@@ -57,11 +108,24 @@ pub fn ExampleNotes() -> impl IntoView {
                 <p>
                     {move || current.with(|e| e.as_ref().map(|e| e.explanation).unwrap_or_default())}
                 </p>
-                <Show when=move || edited.get()>
-                    <button type="button" class="btn small" on:click=restore>
-                        "Restore the original example"
-                    </button>
-                </Show>
+                <div class="example-actions">
+                    <Show when=move || edited.get()>
+                        <button type="button" class="btn small" on:click=restore>
+                            "Restore the original example"
+                        </button>
+                    </Show>
+                    <Show when=move || next.with(Option::is_some)>
+                        <button
+                            type="button"
+                            class="btn small primary"
+                            title=move || next.with(|n| n.as_ref().map(|n| format!("Next: {}", n.title)).unwrap_or_default())
+                            on:click=go_next
+                        >
+                            "Next lesson"
+                        </button>
+                    </Show>
+                    <span class="lesson-path-note">{lessons_done}</span>
+                </div>
             </details>
         </Show>
     }

@@ -37,6 +37,51 @@ pub fn intern_lane_classes() {
     }
 }
 
+/// A lane's part in a `?mask` question.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LaneAnswer {
+    #[default]
+    None,
+    /// The question is open: the learner says the lane will be active (`true`) or not.
+    Said(bool),
+    /// Revealed: what the learner said, and whether that was right.
+    Judged { said: bool, right: bool },
+}
+
+impl LaneAnswer {
+    /// The `data-answer` attribute the stylesheet marks the lane by.
+    fn data(self) -> Option<&'static str> {
+        match self {
+            LaneAnswer::None => None,
+            LaneAnswer::Said(true) => Some("on"),
+            LaneAnswer::Said(false) => Some("off"),
+            LaneAnswer::Judged { right: true, .. } => Some("right"),
+            LaneAnswer::Judged { right: false, .. } => Some("wrong"),
+        }
+    }
+
+    /// `aria-pressed` while the lane is a toggle of the answer.
+    fn pressed(self) -> Option<&'static str> {
+        match self {
+            LaneAnswer::Said(said) => Some(if said { "true" } else { "false" }),
+            _ => None,
+        }
+    }
+
+    /// What the accessible name adds.
+    fn label_suffix(self) -> &'static str {
+        match self {
+            LaneAnswer::None => "",
+            LaneAnswer::Said(true) => "; your answer: active",
+            LaneAnswer::Said(false) => "; your answer: inactive",
+            LaneAnswer::Judged { said: true, right: true } => "; you said active: right",
+            LaneAnswer::Judged { said: false, right: true } => "; you said inactive: right",
+            LaneAnswer::Judged { said: true, right: false } => "; you said active: wrong",
+            LaneAnswer::Judged { said: false, right: false } => "; you said inactive: wrong",
+        }
+    }
+}
+
 /// The attributes of a lane's button that a step, a selection or the pointer can change, as
 /// the page last got them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -48,6 +93,7 @@ pub struct LaneAttributes {
     pub label: String,
     /// Only the lane under the mouse pointer has a title: the reason as a tooltip.
     pub title: Option<String>,
+    pub answer: LaneAnswer,
 }
 
 /// Which of a lane's attributes [`LaneAttributes::update`] changed, so only those are written.
@@ -57,11 +103,12 @@ pub struct LaneChanges {
     pub tab_stop: bool,
     pub label: bool,
     pub title: bool,
+    pub answer: bool,
 }
 
 impl LaneChanges {
     pub fn any(self) -> bool {
-        self.class || self.tab_stop || self.label || self.title
+        self.class || self.tab_stop || self.label || self.title || self.answer
     }
 }
 
@@ -69,8 +116,18 @@ impl LaneAttributes {
     /// Brings the attributes up to date with `lane` (selected or not, under the pointer or
     /// not) and says which changed. Nothing is allocated for what stays the same: a step that
     /// leaves most lanes as they were costs a comparison per lane.
-    pub fn update(&mut self, lane: &LaneView, selected: bool, hovered: bool) -> LaneChanges {
+    pub fn update(
+        &mut self,
+        lane: &LaneView,
+        selected: bool,
+        hovered: bool,
+        answer: LaneAnswer,
+    ) -> LaneChanges {
         let mut changes = LaneChanges::default();
+        if self.answer != answer {
+            self.answer = answer;
+            changes.answer = true;
+        }
         let class = lane_class(lane.active, lane.changed, selected);
         if self.class != class {
             self.class = class;
@@ -80,8 +137,13 @@ impl LaneAttributes {
             self.tab_stop = selected;
             changes.tab_stop = true;
         }
-        if self.label != lane.aria_label {
+        let suffix = answer.label_suffix();
+        let label_is_current = self.label.len() == lane.aria_label.len() + suffix.len()
+            && self.label.starts_with(&lane.aria_label)
+            && self.label.ends_with(suffix);
+        if !label_is_current {
             self.label.clone_from(&lane.aria_label);
+            self.label.push_str(suffix);
             changes.label = true;
         }
         let title = hovered.then(|| lane.reason.as_deref().unwrap_or("active"));
@@ -136,6 +198,7 @@ fn show_lanes(
     lanes: &[LaneView],
     selected: u32,
     hovered: Option<u32>,
+    answer: impl Fn(u32) -> LaneAnswer,
 ) {
     while shown.len() > lanes.len() {
         if let Some(gone) = shown.pop() {
@@ -160,10 +223,12 @@ fn show_lanes(
         }
     }
     for (lane, shown) in lanes.iter().zip(shown.iter_mut()) {
-        let changes =
-            shown
-                .attributes
-                .update(lane, selected == lane.lane, hovered == Some(lane.lane));
+        let changes = shown.attributes.update(
+            lane,
+            selected == lane.lane,
+            hovered == Some(lane.lane),
+            answer(lane.lane),
+        );
         if !changes.any() {
             continue;
         }
@@ -181,6 +246,17 @@ fn show_lanes(
             let _ = match &attributes.title {
                 Some(title) => element.set_attribute("title", title),
                 None => element.remove_attribute("title"),
+            };
+        }
+        if changes.answer {
+            let answer = attributes.answer;
+            let _ = match answer.data() {
+                Some(data) => element.set_attribute("data-answer", data),
+                None => element.remove_attribute("data-answer"),
+            };
+            let _ = match answer.pressed() {
+                Some(pressed) => element.set_attribute("aria-pressed", pressed),
+                None => element.remove_attribute("aria-pressed"),
             };
         }
     }
@@ -224,18 +300,48 @@ pub fn Lanes() -> impl IntoView {
     // attribute writes per lane and no reactive bookkeeping (a closure per attribute would
     // unsubscribe and resubscribe itself on every re-run, about 20 µs a lane).
     let shown = StoredValue::new_local(Vec::<ShownLane>::new());
+    // A `?mask` question: the prediction while it is open, then the verdict lane by lane.
+    let judged = Memo::new(move |_| {
+        ctx.with(|s| {
+            s.reveal()
+                .filter(|r| r.kind == wave_session::QuestionKind::Mask)
+                .and_then(|r| Some((r.expected_lanes, r.predicted_lanes?)))
+        })
+    });
     Effect::new(move |_| {
         let Some(group) = group.get() else {
             return;
         };
         let selected = selected.get();
         let hovered = hovered.get();
+        let prediction = ctx.prediction.get();
+        let judged = judged.get();
+        let answer = move |lane: u32| {
+            let bit = |mask: u64| mask >> lane & 1 == 1;
+            match (prediction, judged) {
+                (Some(said), _) => LaneAnswer::Said(bit(said)),
+                (None, Some((truth, said))) => LaneAnswer::Judged {
+                    said: bit(said),
+                    right: bit(said) == bit(truth),
+                },
+                (None, None) => LaneAnswer::None,
+            }
+        };
         lanes_memo.with(|lanes| {
-            shown.update_value(|shown| show_lanes(&group, shown, lanes, selected, hovered));
+            shown.update_value(|shown| {
+                show_lanes(&group, shown, lanes, selected, hovered, answer)
+            });
         });
     });
     let on_click = move |event: web_sys::MouseEvent| {
-        if let Some(lane) = event_lane(&event) {
+        let Some(lane) = event_lane(&event) else {
+            return;
+        };
+        // While a `?mask` question is open a click toggles the lane in the answer.
+        if ctx.prediction.get_untracked().is_some() {
+            ctx.prediction
+                .update(|p| *p = p.map(|mask| mask ^ (1u64 << lane.min(63))));
+        } else {
             ctx.act(|s| s.select_lane(lane));
         }
     };
@@ -299,7 +405,7 @@ pub fn Lanes() -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::{lane_class, LaneAttributes, LaneChanges};
+    use super::{lane_class, LaneAnswer, LaneAttributes, LaneChanges};
     use wave_session::LaneView;
 
     #[test]
@@ -337,14 +443,15 @@ mod tests {
     #[test]
     fn a_new_lane_gets_every_attribute_it_has() {
         let mut shown = LaneAttributes::default();
-        let changes = shown.update(&lane(true, false, None), false, false);
+        let changes = shown.update(&lane(true, false, None), false, false, LaneAnswer::None);
         assert_eq!(
             changes,
             LaneChanges {
                 class: true,
                 tab_stop: false,
                 label: true,
-                title: false
+                title: false,
+                answer: false
             }
         );
         assert_eq!(shown.class, "lane active");
@@ -357,19 +464,20 @@ mod tests {
     fn only_what_changed_is_written_again() {
         let mut shown = LaneAttributes::default();
         let active = lane(true, false, None);
-        shown.update(&active, false, false);
+        shown.update(&active, false, false, LaneAnswer::None);
         // The same state again: nothing to write.
-        assert!(!shown.update(&active, false, false).any());
+        assert!(!shown.update(&active, false, false, LaneAnswer::None).any());
         // The lane is turned off by an `if`: its class and name, not its tab stop or title.
         let off = lane(false, true, Some("else side of the if at line 8"));
-        let changes = shown.update(&off, false, false);
+        let changes = shown.update(&off, false, false, LaneAnswer::None);
         assert_eq!(
             changes,
             LaneChanges {
                 class: true,
                 tab_stop: false,
                 label: true,
-                title: false
+                title: false,
+                answer: false
             }
         );
         assert_eq!(shown.class, "lane inactive changed");
@@ -380,7 +488,7 @@ mod tests {
         // The next step clears the change bar only: the class alone is written.
         let still_off = lane(false, false, Some("else side of the if at line 8"));
         assert_eq!(
-            shown.update(&still_off, false, false),
+            shown.update(&still_off, false, false, LaneAnswer::None),
             LaneChanges {
                 class: true,
                 ..LaneChanges::default()
@@ -388,7 +496,7 @@ mod tests {
         );
         // Selecting it: the class and the tab stop.
         assert_eq!(
-            shown.update(&still_off, true, false),
+            shown.update(&still_off, true, false, LaneAnswer::None),
             LaneChanges {
                 class: true,
                 tab_stop: true,
@@ -403,9 +511,9 @@ mod tests {
     fn only_the_hovered_lane_has_a_title_and_it_follows_the_lane() {
         let mut shown = LaneAttributes::default();
         let off = lane(false, false, Some("halted"));
-        shown.update(&off, false, false);
+        shown.update(&off, false, false, LaneAnswer::None);
         assert_eq!(shown.title, None);
-        let changes = shown.update(&off, false, true);
+        let changes = shown.update(&off, false, true, LaneAnswer::None);
         assert_eq!(
             changes,
             LaneChanges {
@@ -415,10 +523,29 @@ mod tests {
         );
         assert_eq!(shown.title.as_deref(), Some("halted"));
         // Still hovered, the lane turns back on: the tooltip says so.
-        shown.update(&lane(true, true, None), false, true);
+        shown.update(&lane(true, true, None), false, true, LaneAnswer::None);
         assert_eq!(shown.title.as_deref(), Some("active"));
         // The pointer leaves: the title goes.
-        assert!(shown.update(&lane(true, true, None), false, false).title);
+        assert!(shown.update(&lane(true, true, None), false, false, LaneAnswer::None).title);
         assert_eq!(shown.title, None);
+    }
+
+    #[test]
+    fn a_mask_answer_marks_the_lane_and_its_name_and_goes_when_the_question_does() {
+        let mut shown = LaneAttributes::default();
+        let off = lane(false, false, Some("halted"));
+        shown.update(&off, false, false, LaneAnswer::None);
+        let changes = shown.update(&off, false, false, LaneAnswer::Said(true));
+        assert!(changes.answer && changes.label && !changes.class);
+        assert_eq!(shown.label, "Lane 3: inactive: halted; your answer: active");
+        let judged = LaneAnswer::Judged {
+            said: true,
+            right: false,
+        };
+        assert!(shown.update(&off, false, false, judged).label);
+        assert_eq!(shown.label, "Lane 3: inactive: halted; you said active: wrong");
+        assert!(!shown.update(&off, false, false, judged).any());
+        assert!(shown.update(&off, false, false, LaneAnswer::None).label);
+        assert_eq!(shown.label, "Lane 3: inactive: halted");
     }
 }

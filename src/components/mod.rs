@@ -2,6 +2,7 @@
 //! shared state they need (the session, what runs, UI choices) lives in [`Ctx`].
 
 pub mod alerts;
+pub mod caption;
 pub mod config;
 pub mod controls;
 pub mod editor;
@@ -11,6 +12,7 @@ pub mod held_height;
 pub mod help;
 pub mod lanes;
 pub mod memory;
+pub mod question;
 pub mod registers;
 pub mod stack;
 pub mod stats;
@@ -29,12 +31,16 @@ use timing::{post_task, Detail};
 use wave_session::pacer::{autoplay_delay_ms, run_outcome, Pacer, Ticket};
 pub use wave_session::pacer::{AUTOPLAY_SPEEDS, RECOMPILE_DEBOUNCE_MS};
 use wave_session::recompile::{Recompile, COMPILE_SLICE_MS};
-use wave_session::{NumberFormat, RunProgress, Session};
+use wave_session::{Answer, NumberFormat, Progress, RunProgress, Session};
 
 /// How long after the last change the moment is autosaved.
 const AUTOSAVE_DELAY_MS: u64 = 700;
 /// localStorage key of the autosaved work.
 pub const AUTOSAVE_KEY: &str = "wave-playground.autosave";
+/// localStorage key of the learner's progress (scores and lessons done).
+pub const PROGRESS_KEY: &str = "wave-playground.progress";
+/// localStorage key of the "Questions" switch ("on" or "off").
+pub const QUESTIONS_KEY: &str = "wave-playground.questions";
 /// localStorage key of the theme choice ("light", "dark" or "system").
 pub const THEME_KEY: &str = "wave-playground.theme";
 /// Multiply-adds of an example's result check per task (about 5–10 ms in wasm).
@@ -88,6 +94,12 @@ pub struct Ctx {
     /// The theme choice: "system", "light" or "dark" (views drawn on a canvas redraw with it).
     pub theme: RwSignal<String>,
     pub tab: RwSignal<Tab>,
+    /// The lanes the learner says will be active, while a `?mask` question is open.
+    pub prediction: RwSignal<Option<u64>>,
+    /// The line picked in the editor's gutter, while a `?next` question is open.
+    pub picked_line: RwSignal<Option<u32>>,
+    /// Scores and lessons done, as kept in local storage.
+    pub progress: RwSignal<Progress>,
 }
 
 impl Ctx {
@@ -115,6 +127,69 @@ impl Ctx {
             help_open: RwSignal::new(false),
             theme: RwSignal::new(header::stored_theme()),
             tab: RwSignal::new(Tab::Diagnostics),
+            prediction: RwSignal::new(None),
+            picked_line: RwSignal::new(None),
+            progress: RwSignal::new(Progress::parse(
+                &storage_get(PROGRESS_KEY).unwrap_or_default(),
+            )),
+        }
+    }
+
+    /// Whether the "Questions" switch is on (it is unless turned off).
+    pub fn stored_questions_on() -> bool {
+        storage_get(QUESTIONS_KEY).as_deref() != Some("off")
+    }
+
+    /// Turns the questions on or off, for this session and the ones after it.
+    pub fn set_questions_on(&self, on: bool) {
+        storage_set(QUESTIONS_KEY, if on { "on" } else { "off" });
+        self.act(|s| s.set_questions_on(on));
+    }
+
+    /// Checks the learner's answer to the open question (runs its instruction).
+    pub fn check_answer(&self, answer: Answer) {
+        self.commit_source();
+        self.stop();
+        if let Some(Some(reveal)) = self.act(|s| s.check_answer(&answer)) {
+            self.count_answer(reveal.correct);
+        }
+    }
+
+    /// Reveals the open question's answer without one.
+    pub fn skip_question(&self) {
+        self.commit_source();
+        self.stop();
+        if let Some(Some(reveal)) = self.act(|s| s.skip_question()) {
+            self.count_answer(reveal.correct);
+        }
+    }
+
+    fn count_answer(&self, correct: Option<bool>) {
+        let key = self.peek(|s| s.progress_key());
+        self.progress.update(|p| p.record_answer(&key, correct));
+        self.save_progress();
+    }
+
+    fn save_progress(&self) {
+        if let Some(text) = self.progress.try_with_untracked(Progress::to_text) {
+            storage_set(PROGRESS_KEY, &text);
+        }
+    }
+
+    /// A lesson run to its end is done (the Examples menu marks it).
+    fn note_lesson_done(&self) {
+        let finished = self.peek(|s| {
+            (s.example().is_some() && *s.state() == wave_session::RunState::Finished)
+                .then(|| s.progress_key())
+        });
+        if let Some(key) = finished {
+            let newly = self
+                .progress
+                .try_update(|p| p.mark_done(&key))
+                .unwrap_or(false);
+            if newly {
+                self.save_progress();
+            }
         }
     }
 
@@ -213,6 +288,7 @@ impl Ctx {
     /// (a step does not wait for the encoding and the storage write).
     fn refresh(&self) {
         self.version.try_update(|v| *v = v.wrapping_add(1));
+        self.note_lesson_done();
         let ctx = *self;
         let handle = set_timeout_with_handle(
             move || ctx.autosave(),
@@ -266,7 +342,11 @@ impl Ctx {
         self.line_count
             .set(session.source().split('\n').count() as u32);
         self.source_generation.update(|g| *g += 1);
-        self.act(move |s| *s = session);
+        let questions_on = Self::stored_questions_on();
+        self.act(move |s| {
+            *s = session;
+            s.set_questions_on(questions_on);
+        });
         self.run_time_ms.set(None);
         self.autosave();
     }
@@ -631,7 +711,9 @@ impl Ctx {
         {
             return;
         }
-        let stepped = self.act(|s| s.step() && s.state().can_run());
+        // A question stops autoplay where it is asked.
+        let stepped =
+            self.act(|s| s.step() && s.state().can_run() && s.open_question().is_none());
         if stepped != Some(true) {
             self.autoplay.set(false);
             return;

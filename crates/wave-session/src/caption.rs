@@ -145,7 +145,7 @@ impl Session {
     }
 
     /// The source text of `line`, without its comment.
-    fn code_text(&self, line: u32) -> String {
+    pub(crate) fn code_text(&self, line: u32) -> String {
         let text = self
             .source
             .lines()

@@ -138,6 +138,20 @@ impl Session {
         self.score
     }
 
+    /// The lines a `?next` answer can name: each line with an instruction, with its code.
+    pub fn line_choices(&self) -> Vec<(u32, String)> {
+        let mut lines: Vec<u32> = self
+            .kernel()
+            .map(|k| k.lines.clone())
+            .unwrap_or_default();
+        lines.sort_unstable();
+        lines.dedup();
+        lines
+            .into_iter()
+            .map(|line| (line, self.code_text(line)))
+            .collect()
+    }
+
     /// The instruction lines that have a question, with it: an own-line question belongs to the
     /// next instruction.
     pub fn question_stops(&self) -> Vec<(u32, QuestionKind)> {
@@ -237,7 +251,11 @@ impl Session {
                 };
                 (
                     said.map(|m| m == active),
-                    format!("{} active", lanes_phrase(active, width)),
+                    format!(
+                        "{} {} active",
+                        lanes_phrase(active, width),
+                        if active.count_ones() > 1 { "are" } else { "is" }
+                    ),
                     said.map(|m| lanes_phrase(m, width)),
                 )
             }

@@ -113,6 +113,7 @@ pub fn gemm_example() -> Example {
     let blocks = GEMM_N / 64;
     Example {
         id: "gemm",
+        topic: super::FULL_SIZE,
         title: "Register-blocked GEMM (256 × 256)",
         explanation: "A full-size f32 matrix multiply: 16 workgroups of 256 threads, each thread \
                       computing a 4 × 4 block of C from 16-byte loads and 64 fused multiply-adds \

@@ -10,11 +10,11 @@ const IF_ELSE: &str = "\
     mov_sr   r0, sr_lane_id
     mov_imm  r1, 3
     icmp_lt  p1, r0, r1          ; p1: lane < 3
-    if p1
+    if p1                        ; ?mask
         mov_imm r2, 111          ; lanes 0-2
-    else
+    else                         ; ?next
         mov_imm r2, 222          ; lanes 3-7
-    endif
+    endif                        ; ?stack
     mov_imm  r3, 4
     imul     r4, r0, r3          ; byte address = lane * 4
     device_store_u32 r4, r2
@@ -201,6 +201,7 @@ const BARRIER_LOCAL: &str = "\
 pub(super) fn lessons() -> Vec<Example> {
     let lesson = |id, title, explanation, source: &str, threads, memory| Example {
         id,
+        topic: topic_of(id),
         title,
         explanation,
         source: source.to_string(),
@@ -289,4 +290,13 @@ pub(super) fn lessons() -> Vec<Example> {
             256,
         ),
     ]
+}
+
+fn topic_of(id: &str) -> &'static str {
+    match id {
+        "select-vs-branch" => super::PREDICATION,
+        "wave-ops" => super::WAVE_OPERATIONS,
+        "barrier-local" => super::WORKGROUPS,
+        _ => super::CONTROL_FLOW,
+    }
 }

@@ -13,6 +13,8 @@ pub use gemm::{gemm_example, GEMM_N};
 pub struct Example {
     /// Stable identifier (for menus and URLs).
     pub id: &'static str,
+    /// The group it is listed under in the Examples menu (see [`TOPICS`]).
+    pub topic: &'static str,
     pub title: &'static str,
     /// Two to four sentences: what to watch for.
     pub explanation: &'static str,
@@ -22,10 +24,43 @@ pub struct Example {
     pub check: Option<Check>,
 }
 
-/// Every example, lessons first.
+/// The Examples menu's groups, in order: the lessons' topics, then the full-size kernels.
+pub const TOPICS: [&str; 6] = [
+    CONTROL_FLOW,
+    PREDICATION,
+    WAVE_OPERATIONS,
+    RECONVERGENCE,
+    WORKGROUPS,
+    FULL_SIZE,
+];
+pub const CONTROL_FLOW: &str = "Control flow";
+pub const PREDICATION: &str = "Predication vs branching";
+pub const WAVE_OPERATIONS: &str = "Wave operations";
+pub const RECONVERGENCE: &str = "Reconvergence";
+pub const WORKGROUPS: &str = "Workgroups";
+/// Not lessons: kernels at full size.
+pub const FULL_SIZE: &str = "Full-size kernels";
+
+impl Example {
+    /// Lessons make up the lesson path; full-size kernels do not.
+    pub fn is_lesson(&self) -> bool {
+        self.topic != FULL_SIZE
+    }
+}
+
+/// The lesson after `id` on the lesson path (`None` after the last one, or for an id that is
+/// not a lesson).
+pub fn next_lesson(id: &str) -> Option<Example> {
+    let lessons: Vec<Example> = examples().into_iter().filter(Example::is_lesson).collect();
+    let at = lessons.iter().position(|e| e.id == id)?;
+    lessons.into_iter().nth(at + 1)
+}
+
+/// Every example, lessons first, grouped in the order of [`TOPICS`].
 pub fn examples() -> Vec<Example> {
     let mut all = lessons::lessons();
     all.push(gemm_example());
+    all.sort_by_key(|e| TOPICS.iter().position(|t| *t == e.topic));
     all
 }
 

@@ -50,7 +50,7 @@ fn stepping_stops_at_a_question_before_its_instruction_and_waits_for_the_answer(
     assert!(
         reveal
             .text
-            .starts_with("Right: lanes 0-2 active. Why: lanes 0-2 take the if side"),
+            .starts_with("Right: lanes 0-2 are active. Why: lanes 0-2 take the if side"),
         "{}",
         reveal.text
     );
@@ -70,7 +70,7 @@ fn a_wrong_mask_says_what_was_said_and_what_is_true_lane_by_lane() {
     assert!(
         reveal
             .text
-            .starts_with("Not quite: you said lanes 0-3, but lanes 0-2 active."),
+            .starts_with("Not quite: you said lanes 0-3, but lanes 0-2 are active."),
         "{}",
         reveal.text
     );

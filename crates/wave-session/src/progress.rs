@@ -1,0 +1,152 @@
+//! The learner's progress, kept in the browser only: per kernel, the questions answered right,
+//! wrong and skipped, and whether the lesson was run to its end.
+//!
+//! Stored as text, one line per kernel after a version line, so that anything the page finds
+//! in storage (an older version's text, or someone's edit) reads as far as it makes sense and
+//! never fails: unreadable lines are dropped.
+
+use std::collections::BTreeMap;
+
+use crate::quiz::Score;
+use crate::session::Session;
+
+/// The first line of the stored text.
+const HEADER: &str = "wave-progress 1";
+
+/// One kernel's progress.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    pub score: Score,
+    /// The lesson ran to its end at least once.
+    pub done: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    entries: BTreeMap<String, Entry>,
+}
+
+impl Progress {
+    /// Reads stored progress; anything unreadable is left out.
+    pub fn parse(text: &str) -> Progress {
+        let mut lines = text.lines();
+        if lines.next().map(str::trim) != Some(HEADER) {
+            return Progress::default();
+        }
+        let entries = lines
+            .filter_map(|line| {
+                let mut fields = line.split('\t');
+                let key = fields.next()?.to_string();
+                let mut number = || fields.next()?.parse::<u32>().ok();
+                let score = Score {
+                    right: number()?,
+                    wrong: number()?,
+                    skipped: number()?,
+                };
+                let done = number()? == 1;
+                (!key.is_empty()).then_some((key, Entry { score, done }))
+            })
+            .collect();
+        Progress { entries }
+    }
+
+    pub fn to_text(&self) -> String {
+        let mut text = String::from(HEADER);
+        for (key, entry) in &self.entries {
+            let s = entry.score;
+            text.push_str(&format!(
+                "\n{key}\t{}\t{}\t{}\t{}",
+                s.right,
+                s.wrong,
+                s.skipped,
+                u8::from(entry.done)
+            ));
+        }
+        text
+    }
+
+    pub fn entry(&self, key: &str) -> Entry {
+        self.entries.get(key).copied().unwrap_or_default()
+    }
+
+    /// Counts an answer (`None`: skipped) for the kernel `key`.
+    pub fn record_answer(&mut self, key: &str, correct: Option<bool>) {
+        self.entries
+            .entry(clean_key(key))
+            .or_default()
+            .score
+            .add(correct);
+    }
+
+    /// Marks the kernel `key` done; false when it already was.
+    pub fn mark_done(&mut self, key: &str) -> bool {
+        let entry = self.entries.entry(clean_key(key)).or_default();
+        !std::mem::replace(&mut entry.done, true)
+    }
+}
+
+/// Keys are one field of one line.
+fn clean_key(key: &str) -> String {
+    key.replace(['\t', '\n', '\r'], " ")
+}
+
+impl Session {
+    /// Which kernel progress is kept for: the gallery example the work came from, else the
+    /// running kernel's name.
+    pub fn progress_key(&self) -> String {
+        match (self.example(), self.kernel()) {
+            (Some(id), _) => format!("example:{id}"),
+            (None, Some(kernel)) => format!("kernel:{}", kernel.name),
+            (None, None) => "kernel:".to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Entry, Progress};
+    use crate::quiz::Score;
+
+    #[test]
+    fn progress_survives_a_round_trip_through_its_text() {
+        let mut progress = Progress::default();
+        progress.record_answer("example:if-else", Some(true));
+        progress.record_answer("example:if-else", Some(false));
+        progress.record_answer("kernel:mine", None);
+        assert!(progress.mark_done("example:if-else"));
+        assert!(!progress.mark_done("example:if-else"));
+        let again = Progress::parse(&progress.to_text());
+        assert_eq!(again, progress);
+        assert_eq!(
+            again.entry("example:if-else"),
+            Entry {
+                score: Score {
+                    right: 1,
+                    wrong: 1,
+                    skipped: 0
+                },
+                done: true
+            }
+        );
+        assert_eq!(again.entry("example:unknown"), Entry::default());
+    }
+
+    #[test]
+    fn unreadable_progress_reads_as_far_as_it_makes_sense() {
+        assert_eq!(Progress::parse(""), Progress::default());
+        assert_eq!(Progress::parse("{\"json\": true}"), Progress::default());
+        let text = "wave-progress 1\nexample:a\t1\t0\t0\t1\nbroken line\nexample:b\tx\t0\t0\t0\n\t1\t1\t1\t1";
+        let progress = Progress::parse(text);
+        assert!(progress.entry("example:a").done);
+        assert_eq!(progress.entry("example:b"), Entry::default());
+        assert_eq!(progress.to_text(), "wave-progress 1\nexample:a\t1\t0\t0\t1");
+    }
+
+    #[test]
+    fn a_key_cannot_break_the_lines() {
+        let mut progress = Progress::default();
+        progress.mark_done("kernel:a\tb\nc");
+        let again = Progress::parse(&progress.to_text());
+        assert!(again.entry("kernel:a b c").done);
+    }
+}
