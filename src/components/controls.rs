@@ -5,8 +5,8 @@ use leptos::prelude::*;
 
 use super::caption::StepCaption;
 use super::examples::CheckReport;
-use super::question::{QuestionPanel, QuestionsSwitch};
 use super::held_height::HeldHeight;
+use super::question::{QuestionPanel, QuestionsSwitch};
 use super::timeline::Timeline;
 use super::{target_value, use_ctx, Ctx, AUTOPLAY_SPEEDS};
 use wave_session::{RunState, Session};

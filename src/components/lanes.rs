@@ -74,10 +74,22 @@ impl LaneAnswer {
             LaneAnswer::None => "",
             LaneAnswer::Said(true) => "; your answer: active",
             LaneAnswer::Said(false) => "; your answer: inactive",
-            LaneAnswer::Judged { said: true, right: true } => "; you said active: right",
-            LaneAnswer::Judged { said: false, right: true } => "; you said inactive: right",
-            LaneAnswer::Judged { said: true, right: false } => "; you said active: wrong",
-            LaneAnswer::Judged { said: false, right: false } => "; you said inactive: wrong",
+            LaneAnswer::Judged {
+                said: true,
+                right: true,
+            } => "; you said active: right",
+            LaneAnswer::Judged {
+                said: false,
+                right: true,
+            } => "; you said inactive: right",
+            LaneAnswer::Judged {
+                said: true,
+                right: false,
+            } => "; you said active: wrong",
+            LaneAnswer::Judged {
+                said: false,
+                right: false,
+            } => "; you said inactive: wrong",
         }
     }
 }
@@ -328,9 +340,7 @@ pub fn Lanes() -> impl IntoView {
             }
         };
         lanes_memo.with(|lanes| {
-            shown.update_value(|shown| {
-                show_lanes(&group, shown, lanes, selected, hovered, answer)
-            });
+            shown.update_value(|shown| show_lanes(&group, shown, lanes, selected, hovered, answer));
         });
     });
     let on_click = move |event: web_sys::MouseEvent| {
@@ -526,7 +536,11 @@ mod tests {
         shown.update(&lane(true, true, None), false, true, LaneAnswer::None);
         assert_eq!(shown.title.as_deref(), Some("active"));
         // The pointer leaves: the title goes.
-        assert!(shown.update(&lane(true, true, None), false, false, LaneAnswer::None).title);
+        assert!(
+            shown
+                .update(&lane(true, true, None), false, false, LaneAnswer::None)
+                .title
+        );
         assert_eq!(shown.title, None);
     }
 
@@ -543,7 +557,10 @@ mod tests {
             right: false,
         };
         assert!(shown.update(&off, false, false, judged).label);
-        assert_eq!(shown.label, "Lane 3: inactive: halted; you said active: wrong");
+        assert_eq!(
+            shown.label,
+            "Lane 3: inactive: halted; you said active: wrong"
+        );
         assert!(!shown.update(&off, false, false, judged).any());
         assert!(shown.update(&off, false, false, LaneAnswer::None).label);
         assert_eq!(shown.label, "Lane 3: inactive: halted");

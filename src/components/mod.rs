@@ -712,8 +712,7 @@ impl Ctx {
             return;
         }
         // A question stops autoplay where it is asked.
-        let stepped =
-            self.act(|s| s.step() && s.state().can_run() && s.open_question().is_none());
+        let stepped = self.act(|s| s.step() && s.state().can_run() && s.open_question().is_none());
         if stepped != Some(true) {
             self.autoplay.set(false);
             return;

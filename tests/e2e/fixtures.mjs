@@ -2,7 +2,18 @@
 import { test as base, expect } from '@playwright/test';
 
 export const test = base.extend({
-  page: async ({ page }, use) => {
+  // The lessons ask questions, which stop Step and Run where they are asked. Tests of other
+  // things start with the "Questions" switch off; `test.use({ questions: 'on' })` keeps the
+  // page's default.
+  questions: ['off', { option: true }],
+  page: async ({ page, questions }, use) => {
+    if (questions === 'off') {
+      await page.addInitScript(() => {
+        if (localStorage.getItem('wave-playground.questions') === null) {
+          localStorage.setItem('wave-playground.questions', 'off');
+        }
+      });
+    }
     const problems = [];
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     page.on('console', (message) => {

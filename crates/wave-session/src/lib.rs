@@ -36,7 +36,6 @@ mod tests;
 
 pub use caption::Caption;
 pub use check::Check;
-pub use wave_engine::syntax::questions::QuestionKind;
 pub use default_kernel::DEFAULT_KERNEL;
 pub use events::EventView;
 pub use form::{ConfigForm, Field, FormErrors, ValidLaunch};
@@ -60,3 +59,4 @@ pub use table_window::{Axis, Rect, TableWindow, OVERSCAN, UNMEASURED_ITEMS};
 pub use timeline::{
     LaneCell, TimelineColumn, TimelineView, FINE_STEPS, MIN_WINDOW, REPLAYED_STEPS,
 };
+pub use wave_engine::syntax::questions::QuestionKind;

@@ -140,10 +140,7 @@ impl Session {
 
     /// The lines a `?next` answer can name: each line with an instruction, with its code.
     pub fn line_choices(&self) -> Vec<(u32, String)> {
-        let mut lines: Vec<u32> = self
-            .kernel()
-            .map(|k| k.lines.clone())
-            .unwrap_or_default();
+        let mut lines: Vec<u32> = self.kernel().map(|k| k.lines.clone()).unwrap_or_default();
         lines.sort_unstable();
         lines.dedup();
         lines

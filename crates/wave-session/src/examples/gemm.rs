@@ -130,6 +130,7 @@ pub fn gemm_example() -> Example {
             regions: vec![random_matrix(a, 1), random_matrix(b, 2)],
             ..ConfigForm::default()
         },
+        expected: Vec::new(),
         check: Some(Check::Gemm { n: GEMM_N, a, b, c }),
     }
 }

@@ -22,6 +22,9 @@ pub struct Example {
     pub form: ConfigForm,
     /// Checked when the grid finishes.
     pub check: Option<Check>,
+    /// For a lesson: the device memory it ends with, as u32 words from address 0 (a native
+    /// test checks every lesson against it).
+    pub expected: Vec<u32>,
 }
 
 /// The Examples menu's groups, in order: the lessons' topics, then the full-size kernels.

@@ -1,4 +1,4 @@
-use super::{lesson, words};
+use super::words;
 use crate::examples::{examples, GEMM_N};
 use crate::{RunProgress, Session};
 
@@ -21,37 +21,56 @@ fn every_example_compiles_and_runs_to_completion() {
             session.diagnostics()
         );
         assert!(session.form_errors().is_empty(), "{}", example.id);
+        session.set_questions_on(false);
         assert_eq!(session.run_all(), RunProgress::Finished, "{}", example.id);
     }
 }
 
 #[test]
-fn lesson_results_follow_the_semantics_they_teach() {
-    let run = |id: &str, count: usize| {
-        let mut s = lesson(id);
-        assert_eq!(s.run_all(), RunProgress::Finished);
-        words(&s, 0, count)
-    };
-    assert_eq!(run("nested-if", 8), vec![2, 1, 2, 1, 3, 3, 3, 3]);
-    assert_eq!(run("loop-exit", 8), vec![1, 2, 3, 4, 5, 6, 7, 8]);
-    // Sum of even i in 1..=lane+2.
-    assert_eq!(run("break-continue", 8), vec![2, 2, 6, 6, 12, 12, 20, 20]);
-    assert_eq!(run("break-in-if", 8), vec![0, 1, 2, 3, 4, 5, 6, 7]);
-    let select = run("select-vs-branch", 16);
-    for lane in 0..8 {
-        let expected = (lane as u32).max(7 - lane as u32);
+fn every_lesson_ends_with_the_memory_it_teaches_and_asks_something() {
+    let lessons: Vec<_> = examples().into_iter().filter(|e| e.is_lesson()).collect();
+    assert!(lessons.len() >= 19, "{} lessons", lessons.len());
+    for example in lessons {
+        let mut s = Session::from_example(&example);
+        assert!(
+            !s.question_stops().is_empty(),
+            "{} asks nothing",
+            example.id
+        );
+        assert!(
+            s.diagnostics().is_empty(),
+            "{}: {:?}",
+            example.id,
+            s.diagnostics()
+        );
+        s.set_questions_on(false);
+        assert_eq!(s.run_all(), RunProgress::Finished, "{}", example.id);
+        assert!(!example.expected.is_empty(), "{}", example.id);
         assert_eq!(
-            [select[2 * lane], select[2 * lane + 1]],
-            [expected, expected]
+            words(&s, 0, example.expected.len()),
+            example.expected,
+            "{}",
+            example.id
         );
     }
-    let wave = run("wave-ops", 24);
-    assert_eq!(wave[0..3], [28, 0, 0], "lane 0 is even");
-    assert_eq!(wave[3..6], [28, 16, 0b1010_0000]);
-    let mirrored = run("barrier-local", 16);
-    assert_eq!(
-        mirrored,
-        (0..16).rev().map(|t| t * 10).collect::<Vec<u32>>()
+}
+
+#[test]
+fn the_lesson_path_goes_through_every_lesson_once_in_menu_order() {
+    use crate::examples::next_lesson;
+    let lessons: Vec<&str> = examples()
+        .iter()
+        .filter(|e| e.is_lesson())
+        .map(|e| e.id)
+        .collect();
+    let mut walked = vec![lessons[0]];
+    while let Some(next) = next_lesson(walked[walked.len() - 1]) {
+        walked.push(next.id);
+    }
+    assert_eq!(walked, lessons);
+    assert!(
+        next_lesson("gemm").is_none(),
+        "a full-size kernel is not on the path"
     );
 }
 

@@ -11,9 +11,12 @@ mod views;
 use crate::examples::example;
 use crate::{ConfigForm, Session};
 
-/// A session on one of the gallery's lessons.
+/// A session on one of the gallery's lessons, with its questions off (they stop Step and Run;
+/// the quiz tests turn them on).
 pub(super) fn lesson(id: &str) -> Session {
-    Session::from_example(&example(id).expect("example exists"))
+    let mut session = Session::from_example(&example(id).expect("example exists"));
+    session.set_questions_on(false);
+    session
 }
 
 /// A session on `source` with one workgroup of `threads` threads in waves of `width`.

@@ -225,3 +225,29 @@ fn typed_values_are_read_as_a_learner_writes_them() {
     assert!(!value_matches("twelve", 12));
     assert!(!value_matches("4294967296", 0));
 }
+
+#[test]
+fn every_lesson_runs_through_its_questions_to_the_same_result() {
+    use crate::examples::examples;
+    for example in examples().into_iter().filter(|e| e.is_lesson()) {
+        let mut s = Session::from_example(&example);
+        let mut asked = 0;
+        for _ in 0..100 {
+            if s.open_question().is_some() {
+                let reveal = s.skip_question().expect("a reveal");
+                assert!(reveal.text.starts_with("Skipped: "), "{}", reveal.text);
+                asked += 1;
+            } else if s.run_all() == RunProgress::Finished {
+                break;
+            }
+        }
+        assert_eq!(s.state(), &RunState::Finished, "{}", example.id);
+        assert!(asked >= 1, "{} asked nothing", example.id);
+        assert_eq!(
+            super::words(&s, 0, example.expected.len()),
+            example.expected,
+            "{}",
+            example.id
+        );
+    }
+}

@@ -289,7 +289,7 @@ fn local_memory_viewer_reads_the_workgroup_memory() {
 
 #[test]
 fn statistics_and_per_line_heat() {
-    let mut s = lesson("select-vs-branch");
+    let mut s = lesson("three-ways");
     s.run_all();
     let stats = s.stats(Some(12.34));
     assert_eq!(stats.divergent_branches, 1);
@@ -328,7 +328,9 @@ fn highlighted_lines_rebuild_the_source_exactly() {
             ("    ", None),
             ("if", Some("mnemonic")),
             (" ", None),
-            ("p1", Some("predicate"))
+            ("p1", Some("predicate")),
+            ("                        ", None),
+            ("; ?mask", Some("comment"))
         ]
     );
     assert_eq!(lines[0][0].class, Some("comment"));

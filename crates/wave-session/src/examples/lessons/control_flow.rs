@@ -1,6 +1,9 @@
-//! Short lessons: one wave (or two) of eight lanes, each showing one divergence behaviour.
+//! Lessons on structured control flow, after the WAVE control-flow guide: predicates, uniform
+//! and divergent `if`, nesting, loops with divergent exits, `break` and `continue`, `halt` in a
+//! branch, and calls.
 
-use super::{small_form, Example};
+use super::lesson;
+use crate::examples::{Example, CONTROL_FLOW};
 
 const IF_ELSE: &str = "\
 ; Lanes 0-2 take the `if` side, lanes 3-7 the `else` side;
@@ -35,7 +38,7 @@ const NESTED_IF: &str = "\
     icmp_lt  p1, r0, r1          ; p1: lane < 4
     icmp_eq  p2, r3, r2          ; p2: lane is odd
     if p1
-        if p2
+        if p2                    ; ?stack
             mov_imm r5, 1        ; lanes 1 and 3
         else
             mov_imm r5, 2        ; lanes 0 and 2
@@ -61,7 +64,7 @@ const LOOP_EXIT: &str = "\
     loop
         iadd    r1, r1, r2
         icmp_gt p1, r1, r0       ; done once count > lane
-        break   p1
+        break   p1               ; ?mask
     endloop
     mov_imm  r3, 4
     imul     r4, r0, r3
@@ -87,7 +90,7 @@ const BREAK_CONTINUE: &str = "\
         break    p1
         and      r6, r3, r5
         icmp_eq  p2, r6, r5      ; i is odd
-        continue p2              ; skip the add this time
+        continue p2              ; ?next
         iadd     r4, r4, r3      ; sum += i (even i only)
     endloop
     mov_imm  r6, 4
@@ -110,7 +113,7 @@ const BREAK_IN_IF: &str = "\
         iadd    r1, r1, r2
         icmp_gt p1, r1, r0       ; count > lane
         if p1
-            break p1
+            break p1             ; ?stack
         endif
         iadd    r3, r3, r2       ; never runs for a lane that broke
     endloop
@@ -121,94 +124,124 @@ const BREAK_IN_IF: &str = "\
 .end
 ";
 
-const SELECT_VS_BRANCH: &str = "\
-; The larger of lane and 7 - lane, twice: with a branch (two
-; half-empty sides) and with `select` (one instruction, all lanes).
-.kernel select_vs_branch
+const PREDICATES: &str = "\
+; A compare writes one predicate bit per lane; an instruction
+; guarded by `@p` runs only on the lanes whose bit is set.
+.kernel predicates
 .registers 8
     mov_sr   r0, sr_lane_id
-    mov_imm  r1, 7
-    isub     r2, r1, r0          ; r2 = 7 - lane
-    icmp_gt  p1, r0, r2          ; p1: lane is the larger
-    if p1
-        mov  r3, r0
-    else
-        mov  r3, r2
-    endif
-    select   r4, p1, r0, r2      ; the same, without diverging
-    mov_imm  r5, 8
-    imul     r6, r0, r5          ; two words per lane
-    device_store_u32 r6, r3
+    mov_imm  r1, 5
+    icmp_lt  p1, r0, r1          ; p1: lane < 5
+    mov_imm  r2, 1
+    and      r3, r0, r2
+    icmp_eq  p2, r3, r2          ; p2: lane is odd
+    mov_imm  r4, 0
+    @p1  iadd r4, r4, r2         ; + 1 where lane < 5
+    @p2  iadd r4, r4, r2         ; ?value r4
+    @!p2 iadd r4, r4, r1         ; + 5 where lane is even
     mov_imm  r5, 4
-    iadd     r6, r6, r5
+    imul     r6, r0, r5          ; byte address = lane * 4
     device_store_u32 r6, r4
     halt
 .end
 ";
 
-const WAVE_OPS: &str = "\
-; Wave operations see only the active lanes: the sum over the
-; whole wave is 28, over the odd lanes 16, and the ballot inside
-; the `if` has bits only for odd lanes.
-.kernel wave_ops
-.registers 10
+const UNIFORM_IF: &str = "\
+; When every active lane agrees, an `if` does not split the wave:
+; either all lanes take it, or none does and the wave jumps ahead.
+.kernel uniform_if
+.registers 8
     mov_sr   r0, sr_lane_id
-    mov_imm  r1, 1
-    and      r2, r0, r1
-    icmp_eq  p1, r2, r1          ; p1: odd lane
-    mov_imm  r9, 4
-    icmp_gt  p2, r0, r9          ; p2: lane > 4
-    wave_reduce_add r3, r0       ; every lane: 0 + 1 + ... + 7
-    mov_imm  r4, 0
-    mov_imm  r5, 0
-    if p1
-        wave_reduce_add r4, r0   ; odd lanes: 1 + 3 + 5 + 7
-        wave_ballot     r5, p2   ; odd lanes above 4: 5 and 7
+    mov_imm  r1, 8
+    mov_imm  r2, 0
+    icmp_lt  p1, r0, r1          ; true on every lane
+    if p1                        ; ?mask
+        mov_imm r2, 1
     endif
-    mov_imm  r6, 12
-    imul     r7, r0, r6          ; three words per lane
-    device_store_u32 r7, r3
-    iadd     r7, r7, r9
-    device_store_u32 r7, r4
-    iadd     r7, r7, r9
-    device_store_u32 r7, r5
+    icmp_gt  p2, r0, r1          ; false on every lane
+    if p2                        ; ?next
+        mov_imm r2, 99           ; no lane runs this
+    else
+        iadd    r2, r2, r2       ; every lane: 2
+    endif
+    mov_imm  r3, 4
+    imul     r4, r0, r3
+    device_store_u32 r4, r2
     halt
 .end
 ";
 
-const BARRIER_LOCAL: &str = "\
-; Two waves of eight share local memory: every thread writes its
-; slot, waits at the barrier, then reads the slot of its mirror
-; thread in the other wave.
-.kernel barrier_local
+const HALT_IN_BRANCH: &str = "\
+; `halt` inside a divergent `if` ends only the lanes that run it;
+; the others finish the kernel without them.
+.kernel halt_in_branch
 .registers 8
-    mov_sr   r0, sr_thread_id_x
+    mov_sr   r0, sr_lane_id
     mov_imm  r1, 4
-    imul     r2, r0, r1          ; my slot
-    mov_imm  r3, 10
-    imul     r4, r0, r3          ; value = thread * 10
-    local_store_u32 r2, r4
-    barrier                      ; wait for the other wave's writes
-    mov_imm  r5, 15
-    isub     r6, r5, r0          ; mirror thread = 15 - thread
-    imul     r6, r6, r1
-    local_load_u32 r7, r6
-    device_store_u32 r2, r7
+    imul     r2, r0, r1          ; byte address = lane * 4
+    mov_imm  r3, 1
+    device_store_u32 r2, r3      ; every lane writes 1
+    mov_imm  r4, 3
+    icmp_lt  p1, r0, r4          ; p1: lane < 3
+    if p1
+        halt                     ; ?mask
+    endif                        ; ?mask
+    mov_imm  r3, 2
+    device_store_u32 r2, r3      ; lanes 3-7 write 2
     halt
+.end
+";
+
+const CALLS: &str = "\
+; `call` runs a subroutine with the lanes that are active and
+; `return` brings them back; inside a divergent `if` only those
+; lanes run it.
+.kernel calls
+.registers 8
+    mov_sr   r0, sr_lane_id
+    mov_imm  r1, 0
+    call     add_ten             ; ?next
+    mov_imm  r2, 1
+    and      r3, r0, r2
+    icmp_eq  p1, r3, r2          ; p1: lane is odd
+    if p1
+        call add_ten             ; ?mask
+    endif
+    mov_imm  r4, 4
+    imul     r5, r0, r4
+    device_store_u32 r5, r1
+    halt
+add_ten:
+    mov_imm  r6, 10
+    iadd     r1, r1, r6
+    return
 .end
 ";
 
 pub(super) fn lessons() -> Vec<Example> {
-    let lesson = |id, title, explanation, source: &str, threads, memory| Example {
-        id,
-        topic: topic_of(id),
-        title,
-        explanation,
-        source: source.to_string(),
-        form: small_form(threads, 8, memory),
-        check: None,
+    let lesson = |id, title, explanation, source, expected| {
+        lesson(CONTROL_FLOW, id, title, explanation, source, 8, expected)
     };
     vec![
+        lesson(
+            "predicates",
+            "Predicates and compares",
+            "Each compare sets a predicate bit per lane: p1 for lanes 0-4, p2 for the odd lanes. \
+             A guarded `@p` instruction is issued to the whole wave but changes only the lanes \
+             whose bit is set, and `@!p` the others. Watch r4 and the predicate rows in the \
+             registers.",
+            PREDICATES,
+            vec![6, 2, 6, 2, 6, 1, 5, 1],
+        ),
+        lesson(
+            "uniform-if",
+            "Uniform and skipped if",
+            "The first `if` is true on every lane, so the wave does not split: the stack gets a \
+             frame but no lane waits. The second is false on every lane, so the wave skips its \
+             then side and goes straight to the `else` with all eight lanes.",
+            UNIFORM_IF,
+            vec![2; 8],
+        ),
         lesson(
             "if-else",
             "If / else divergence",
@@ -216,8 +249,7 @@ pub(super) fn lessons() -> Vec<Example> {
              roles swap for the else side. At `endif` the frame is popped and all eight lanes run \
              together again. Step through it and watch the mask and the stack.",
             IF_ELSE,
-            8,
-            256,
+            vec![111, 111, 111, 222, 222, 222, 222, 222],
         ),
         lesson(
             "nested-if",
@@ -226,8 +258,7 @@ pub(super) fn lessons() -> Vec<Example> {
              two frames at once. Lanes 4-7 wait through the whole inner construct for their own \
              else side. Each `endif` pops one frame.",
             NESTED_IF,
-            8,
-            256,
+            vec![2, 1, 2, 1, 3, 3, 3, 3],
         ),
         lesson(
             "loop-exit",
@@ -236,8 +267,7 @@ pub(super) fn lessons() -> Vec<Example> {
              in the loop frame's break mask; the loop keeps going with fewer lanes, and SIMD \
              efficiency drops with each iteration. All lanes leave together at `endloop`.",
             LOOP_EXIT,
-            8,
-            256,
+            vec![1, 2, 3, 4, 5, 6, 7, 8],
         ),
         lesson(
             "break-continue",
@@ -246,8 +276,8 @@ pub(super) fn lessons() -> Vec<Example> {
              one. `break` parks it until the whole loop ends. Watch the continue and break masks \
              of the loop frame fill and empty.",
             BREAK_CONTINUE,
-            8,
-            256,
+            // Sum of the even i in 1..=lane+2.
+            vec![2, 2, 6, 6, 12, 12, 20, 20],
         ),
         lesson(
             "break-in-if",
@@ -256,47 +286,25 @@ pub(super) fn lessons() -> Vec<Example> {
              parked at `endif` and skips the rest of the iteration. Each lane stores how many \
              iterations it finished past the check, which equals its lane number.",
             BREAK_IN_IF,
-            8,
-            256,
+            vec![0, 1, 2, 3, 4, 5, 6, 7],
         ),
         lesson(
-            "select-vs-branch",
-            "Select vs branch",
-            "The same choice made twice: once with `if`/`else`, where each side runs with only \
-             part of the wave, and once with `select`, one instruction with every lane active. \
-             Compare the per-line SIMD efficiency in the gutter after a run.",
-            SELECT_VS_BRANCH,
-            8,
-            256,
+            "halt-in-branch",
+            "Halt inside a branch",
+            "Lanes 0-2 halt inside the `if`: they are done for good, and no frame waits for \
+             them. With no lane left on the then side the wave jumps to `endif`, where lanes 3-7 \
+             go on alone and overwrite their 1 with a 2.",
+            HALT_IN_BRANCH,
+            vec![1, 1, 1, 2, 2, 2, 2, 2],
         ),
         lesson(
-            "wave-ops",
-            "Wave reduction and ballot under divergence",
-            "Wave operations combine values across the active lanes only. The reduction before \
-             the `if` sums all eight lanes; inside it only the odd lanes take part, and the \
-             ballot sets bits just for the active lanes whose predicate holds.",
-            WAVE_OPS,
-            8,
-            256,
-        ),
-        lesson(
-            "barrier-local",
-            "Barrier and local memory across two waves",
-            "Sixteen threads form two waves of eight. Each writes its slot of local memory and \
-             waits at the barrier; once both waves arrive, each reads the slot its mirror thread \
-             in the other wave wrote. Without the barrier the first wave would read zeros.",
-            BARRIER_LOCAL,
-            16,
-            256,
+            "calls",
+            "Calls",
+            "The first `call` runs the subroutine with all eight lanes; the second is inside a \
+             divergent `if`, so only the odd lanes add ten again. The call stack keeps where each \
+             `return` goes back to.",
+            CALLS,
+            vec![10, 20, 10, 20, 10, 20, 10, 20],
         ),
     ]
-}
-
-fn topic_of(id: &str) -> &'static str {
-    match id {
-        "select-vs-branch" => super::PREDICATION,
-        "wave-ops" => super::WAVE_OPERATIONS,
-        "barrier-local" => super::WORKGROUPS,
-        _ => super::CONTROL_FLOW,
-    }
 }
