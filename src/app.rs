@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use crate::components::alerts::Alerts;
 use crate::components::config::ConfigView;
 use crate::components::controls::Controls;
+use crate::components::data_movement::DataMovementView;
 use crate::components::editor::{DiagnosticsList, Editor};
 use crate::components::header::Header;
 use crate::components::help::HelpOverlay;
@@ -135,6 +136,7 @@ pub fn App() -> impl IntoView {
                     <div class="machine-body">
                         <Controls />
                         <Lanes />
+                        <DataMovementView />
                         <Stack />
                         <Registers />
                     </div>

@@ -5,6 +5,7 @@ pub mod alerts;
 pub mod caption;
 pub mod config;
 pub mod controls;
+pub mod data_movement;
 pub mod editor;
 pub mod examples;
 pub mod header;

@@ -68,6 +68,12 @@ proptest! {
         for lane in 0..w {
             let source = flow.sources[lane];
             let result = flow.results[lane];
+            let offered = if matches!(op, Op::WaveBallot | Op::WaveAny | Op::WaveAll) {
+                (wave.predicates[2] >> lane & 1) as u32
+            } else {
+                values[lane]
+            };
+            prop_assert_eq!(flow.inputs[lane], offered, "what lane {} offers", lane);
             if mask >> lane & 1 == 0 {
                 prop_assert_eq!(source, LaneSource::Idle);
                 continue;

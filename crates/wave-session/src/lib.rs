@@ -8,6 +8,7 @@
 mod caption;
 mod check;
 mod commands;
+mod data_movement;
 mod default_kernel;
 mod events;
 pub mod examples;
@@ -36,6 +37,7 @@ mod tests;
 
 pub use caption::Caption;
 pub use check::Check;
+pub use data_movement::{DataMovement, LaneMove, MoveSource};
 pub use default_kernel::DEFAULT_KERNEL;
 pub use events::EventView;
 pub use form::{ConfigForm, Field, FormErrors, ValidLaunch};

@@ -113,6 +113,9 @@ pub struct WaveOpFlow {
     /// Per lane: the result it receives (a register value, or 0/1 for `wave_any`/`wave_all`);
     /// meaningful for executing lanes only.
     pub results: Vec<u32>,
+    /// Per lane: what it offers before the instruction runs (the source register's value, or
+    /// 0/1 for the predicate a vote reads), inactive lanes included.
+    pub inputs: Vec<u32>,
 }
 
 /// Is `op` a cross-lane operation?
@@ -174,6 +177,13 @@ pub fn flow(wave: &Wave, instr: &Instr) -> Option<WaveOpFlow> {
             }
         })
         .collect();
+    let values = src_a(wave, instr);
+    let inputs = (0..width)
+        .map(|lane| match instr.op {
+            Op::WaveBallot | Op::WaveAny | Op::WaveAll => (predicate >> lane & 1) as u32,
+            _ => values[lane],
+        })
+        .collect();
     let mut after = wave.clone();
     exec(&mut after, instr, mask);
     let results = (0..width)
@@ -189,6 +199,7 @@ pub fn flow(wave: &Wave, instr: &Instr) -> Option<WaveOpFlow> {
         mask,
         sources,
         results,
+        inputs,
     })
 }
 

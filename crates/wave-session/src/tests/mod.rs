@@ -1,5 +1,6 @@
 mod captions;
 mod commands;
+mod data_movement;
 mod examples;
 mod form;
 mod quiz;
