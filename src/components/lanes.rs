@@ -361,7 +361,9 @@ pub fn Lanes() -> impl IntoView {
         if count == 0 {
             return;
         }
-        let lane = selected.get_untracked();
+        // From the lane that has the focus: in a `?mask` answer a click toggles a lane without
+        // selecting it.
+        let lane = event_lane(&event).unwrap_or_else(|| selected.get_untracked());
         let next = match event.key().as_str() {
             "ArrowRight" | "ArrowDown" => (lane + 1).min(count - 1),
             "ArrowLeft" | "ArrowUp" => lane.saturating_sub(1),

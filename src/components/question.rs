@@ -78,7 +78,15 @@ pub fn QuestionPanel() -> impl IntoView {
             )
         })
     };
-    let choices = Memo::new(move |_| ctx.with(|s| s.line_choices()));
+    // Built only while a `?next` question is open: a step must not pay for it.
+    let choices = Memo::new(move |_| {
+        let asking_next = question.with(|q| q.as_ref().map(|q| q.kind) == Some(QuestionKind::Next));
+        if asking_next {
+            ctx.with(|s| s.line_choices())
+        } else {
+            Vec::new()
+        }
+    });
     let check = move || {
         let Some(kind) = question.with_untracked(|q| q.as_ref().map(|q| q.kind)) else {
             return;
