@@ -171,7 +171,7 @@ pub fn DataMovementView() -> impl IntoView {
             .map(|m| {
                 let cx = format!("{:.1}", x(m.lane));
                 let state = if m.active { "dot on" } else { "dot off" };
-                let input = labelled.then(|| m.input as i32);
+                let input = labelled.then_some(m.input as i32);
                 let result = if labelled { m.result.map(|r| r as i32) } else { None };
                 view! {
                     <text class="lane-number" x=cx.clone() y="9" text-anchor="middle">{m.lane}</text>

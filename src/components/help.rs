@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use super::use_ctx;
 
-const KEYS: [(&str, &str); 12] = [
+const KEYS: [(&str, &str); 13] = [
     ("F5", "Run / continue (pause while running)"),
     ("Ctrl+Enter", "Run"),
     ("F10", "Step one instruction of the selected wave"),
@@ -22,7 +22,14 @@ const KEYS: [(&str, &str); 12] = [
     ),
     ("Shift+F5", "Reset"),
     ("Escape", "Close this help"),
-    ("Gutter click", "Toggle a breakpoint on that line"),
+    (
+        "Gutter click",
+        "Toggle a breakpoint on that line (while a ?next question is open: pick that line)",
+    ),
+    (
+        "Space on a lane",
+        "While a ?mask question is open: toggle the lane in your answer",
+    ),
 ];
 
 /// The editor's own keys (CodeMirror's, and the ones the playground adds).
