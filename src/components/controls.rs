@@ -321,7 +321,11 @@ pub fn Controls() -> impl IntoView {
         <p role="status" class=state_class aria-live="polite">
             {status}
         </p>
-        <StepCaption />
+        // Keeps its tallest height too: a one-line caption after a two-line one must not move
+        // the lanes and the stack up.
+        <HeldHeight class="caption-room">
+            <StepCaption />
+        </HeldHeight>
         <QuestionPanel />
         <CheckReport />
         // Keeps the height of the longest list since the machine started over: a step with

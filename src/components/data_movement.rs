@@ -134,73 +134,73 @@ fn summary(moved: &DataMovement) -> String {
     text
 }
 
+/// The picture as SVG markup (numbers and fixed words only, so nothing needs escaping).
+fn svg(moved: &DataMovement) -> String {
+    use std::fmt::Write;
+    let count = moved.lanes.len();
+    let width = PITCH * count as f64;
+    let labelled = count <= MAX_LABELLED_LANES;
+    let mut out = format!(
+        r#"<svg class="movement" aria-hidden="true" style="max-width: min(100%, {:.0}px)" viewBox="0 0 {width:.0} {:.0}"><defs><marker id="movement-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L8,4 L0,8 z" class="arrow-head"/></marker></defs>"#,
+        width * 1.1,
+        BOTTOM + DOT + 4.0
+    );
+    for s in segments(moved) {
+        let marker = if s.class == "flow carry" {
+            ""
+        } else {
+            r#" marker-end="url(#movement-arrow)""#
+        };
+        let _ = write!(
+            out,
+            r#"<line class="{}" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}"{marker}/>"#,
+            s.class, s.from.0, s.from.1, s.to.0, s.to.1
+        );
+    }
+    if let Some(combiner) = moved.combiner.filter(|c| *c != "prefix sum") {
+        let centre = width / 2.0;
+        let _ = write!(
+            out,
+            r#"<rect class="combiner" x="{:.1}" y="{:.1}" width="60" height="18" rx="4"/><text class="combiner-label" x="{centre:.1}" y="{:.1}" text-anchor="middle">{combiner}</text>"#,
+            centre - 30.0,
+            MIDDLE - 9.0,
+            MIDDLE + 4.0
+        );
+    }
+    for m in &moved.lanes {
+        let cx = x(m.lane);
+        let state = if m.active { "dot on" } else { "dot off" };
+        let _ = write!(
+            out,
+            r#"<text class="lane-number" x="{cx:.1}" y="9" text-anchor="middle">{}</text><circle class="{state}" cx="{cx:.1}" cy="{TOP:.1}" r="{DOT:.1}"/><circle class="{state}" cx="{cx:.1}" cy="{BOTTOM:.1}" r="{DOT:.1}"/>"#,
+            m.lane
+        );
+        if labelled {
+            let _ = write!(
+                out,
+                r#"<text class="value" x="{cx:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+                TOP + 3.5,
+                m.input as i32
+            );
+            if let Some(result) = m.result {
+                let _ = write!(
+                    out,
+                    r#"<text class="value" x="{cx:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+                    BOTTOM + 3.5,
+                    result as i32
+                );
+            }
+        }
+    }
+    out.push_str("</svg>");
+    out
+}
+
 #[component]
 pub fn DataMovementView() -> impl IntoView {
     let ctx = use_ctx();
     let moved = Memo::new(move |previous| ctx.held_while_running(previous, |s| s.data_movement()));
-    let picture = move || {
-        let moved = moved.get()?;
-        let count = moved.lanes.len();
-        let width = PITCH * count as f64;
-        let labelled = count <= MAX_LABELLED_LANES;
-        let lines = segments(&moved)
-            .into_iter()
-            .map(|s| {
-                view! {
-                    <line
-                        class=s.class
-                        x1=format!("{:.1}", s.from.0)
-                        y1=format!("{:.1}", s.from.1)
-                        x2=format!("{:.1}", s.to.0)
-                        y2=format!("{:.1}", s.to.1)
-                        marker-end=(s.class != "flow carry").then_some("url(#movement-arrow)")
-                    ></line>
-                }
-            })
-            .collect_view();
-        let node = moved.combiner.filter(|c| *c != "prefix sum").map(|combiner| {
-            let centre = width / 2.0;
-            view! {
-                <rect class="combiner" x=format!("{:.1}", centre - 30.0) y=format!("{:.1}", MIDDLE - 9.0) width="60" height="18" rx="4"></rect>
-                <text class="combiner-label" x=format!("{centre:.1}") y=format!("{:.1}", MIDDLE + 4.0) text-anchor="middle">{combiner}</text>
-            }
-        });
-        let dots = moved
-            .lanes
-            .iter()
-            .map(|m| {
-                let cx = format!("{:.1}", x(m.lane));
-                let state = if m.active { "dot on" } else { "dot off" };
-                let input = labelled.then_some(m.input as i32);
-                let result = if labelled { m.result.map(|r| r as i32) } else { None };
-                view! {
-                    <text class="lane-number" x=cx.clone() y="9" text-anchor="middle">{m.lane}</text>
-                    <circle class=state cx=cx.clone() cy=format!("{TOP:.1}") r=format!("{DOT:.1}")></circle>
-                    {input.map(|v| view! { <text class="value" x=cx.clone() y=format!("{:.1}", TOP + 3.5) text-anchor="middle">{v}</text> })}
-                    <circle class=state cx=cx.clone() cy=format!("{BOTTOM:.1}") r=format!("{DOT:.1}")></circle>
-                    {result.map(|v| view! { <text class="value" x=cx.clone() y=format!("{:.1}", BOTTOM + 3.5) text-anchor="middle">{v}</text> })}
-                }
-            })
-            .collect_view();
-        Some(view! {
-            <svg
-                class="movement"
-                style=format!("max-width: min(100%, {:.0}px)", width * 1.1)
-                viewBox=format!("0 0 {width:.0} {:.0}", BOTTOM + DOT + 4.0)
-                role="img"
-                aria-label=summary(&moved)
-            >
-                <defs>
-                    <marker id="movement-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
-                        <path d="M0,0 L8,4 L0,8 z" class="arrow-head"></path>
-                    </marker>
-                </defs>
-                {lines}
-                {node}
-                {dots}
-            </svg>
-        })
-    };
+    let picture = move || moved.with(|m| m.as_ref().map(svg));
     view! {
         <Show when=move || moved.with(Option::is_some)>
             <section class="view movement-view" aria-labelledby="movement-heading">
@@ -210,7 +210,14 @@ pub fn DataMovementView() -> impl IntoView {
                         {move || moved.with(|m| m.as_ref().map(|m| format!("{} · before above, after below", m.code)).unwrap_or_default())}
                     </span>
                 </h3>
-                {picture}
+                // Drawn as one piece of markup: a picture of up to 64 lanes, redrawn whole on
+                // each cross-lane step, needs no per-node updates.
+                <div
+                    class="movement-picture"
+                    role="img"
+                    aria-label=move || moved.with(|m| m.as_ref().map(summary).unwrap_or_default())
+                    inner_html=picture
+                ></div>
                 <details class="movement-list">
                     <summary>"Lane by lane"</summary>
                     <ul aria-label="Data movement, lane by lane">
