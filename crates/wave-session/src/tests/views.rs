@@ -305,8 +305,13 @@ fn statistics_and_per_line_heat() {
         let l = line(&s, needle);
         heat.iter().find(|h| h.line == l).unwrap().efficiency
     };
+    // What the lesson's explanation says: the branch's two working lines at half the lanes,
+    // select at all of them, and the guarded moves with every lane active (each writes half).
     assert_eq!(of("select   r4"), 1.0);
     assert_eq!(of("mov  r3, r0"), 0.5);
+    assert_eq!(of("mov  r3, r2"), 0.5);
+    assert_eq!(of("@p1  mov r5"), 1.0);
+    assert_eq!(of("@!p1 mov r5"), 1.0);
     assert_eq!(s.stats(None).run_time, "–");
 }
 

@@ -119,9 +119,9 @@ pub(super) fn lessons() -> Vec<Example> {
             "three-ways",
             "Branch, select or predicate",
             "The same choice made three ways. The branch takes five wave-instructions, and the \
-             two that do the work run with half the lanes each; `select` takes one, with every \
-             lane busy; the two guarded moves are issued to all eight lanes and each writes only \
-             half. After a Run the gutter's bars show each line's SIMD efficiency.",
+             two that do the work run with half the lanes each (half bars in the gutter after a \
+             Run); `select` takes one, with every lane busy. The two guarded moves keep all eight \
+             lanes active, so their bars are full, but each writes only half of them.",
             THREE_WAYS,
             8,
             larger,
