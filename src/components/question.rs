@@ -162,46 +162,35 @@ pub fn QuestionPanel() -> impl IntoView {
                 <p class="answer-hint">"Or click the line's number in the editor."</p>
             }
             .into_any(),
-            QuestionKind::Stack => view! {
-                <label class="answer-field">
-                    <span>"Stack depth"</span>
-                    <input
-                        class="input"
-                        type="number"
-                        min="0"
-                        inputmode="numeric"
-                        prop:value=move || text.get()
-                        on:input=move |event| text.set(target_value(&event))
-                        on:keydown=move |event: web_sys::KeyboardEvent| {
-                            if event.key() == "Enter" {
-                                event.prevent_default();
-                                check();
+            // One field for both typed answers: a second typed view costs wasm for no gain.
+            QuestionKind::Stack | QuestionKind::Value(_) => {
+                let (label, inputmode) = match q.kind {
+                    QuestionKind::Value(register) => {
+                        (format!("Value of r{register} in lane {}", q.lane), "decimal")
+                    }
+                    _ => ("Stack depth".to_string(), "numeric"),
+                };
+                view! {
+                    <label class="answer-field">
+                        <span>{label}</span>
+                        <input
+                            class="input"
+                            type="text"
+                            inputmode=inputmode
+                            autocomplete="off"
+                            prop:value=move || text.get()
+                            on:input=move |event| text.set(target_value(&event))
+                            on:keydown=move |event: web_sys::KeyboardEvent| {
+                                if event.key() == "Enter" {
+                                    event.prevent_default();
+                                    check();
+                                }
                             }
-                        }
-                    />
-                </label>
+                        />
+                    </label>
+                }
+                .into_any()
             }
-            .into_any(),
-            QuestionKind::Value(register) => view! {
-                <label class="answer-field">
-                    <span>{format!("Value of r{register} in lane {}", q.lane)}</span>
-                    <input
-                        class="input"
-                        type="text"
-                        inputmode="decimal"
-                        autocomplete="off"
-                        prop:value=move || text.get()
-                        on:input=move |event| text.set(target_value(&event))
-                        on:keydown=move |event: web_sys::KeyboardEvent| {
-                            if event.key() == "Enter" {
-                                event.prevent_default();
-                                check();
-                            }
-                        }
-                    />
-                </label>
-            }
-            .into_any(),
         })
     };
     let reveal_class = move || {

@@ -104,7 +104,7 @@ test('a ?next question by the line list and by the gutter, and a skipped ?stack'
   await expect(question(page)).toContainText('Not quite: you said line 12, but line 11 runs next.');
   await stepToQuestion(page);
   await expect(question(page)).toContainText('How deep will the divergence stack be after line 12 runs?');
-  await page.getByRole('spinbutton', { name: 'Stack depth' }).fill('0');
+  await page.getByRole('textbox', { name: 'Stack depth' }).fill('0');
   await page.keyboard.press('Enter');
   await expect(question(page)).toContainText('Right: the stack is 0 deep.');
   await expect(question(page)).toContainText('This kernel: 1 right, 1 wrong, 1 skipped');
