@@ -21,6 +21,8 @@ const browser = await chromium.launch({
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: theme });
+  // The lesson's question would stop the steps: the Questions switch starts off.
+  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
   await page.goto(url);
   await page.getByRole('combobox', { name: 'Examples' }).selectOption('break-in-if');
   const step = page.getByRole('button', { name: 'Step', exact: true });

@@ -321,8 +321,8 @@ pub fn Controls() -> impl IntoView {
         <p role="status" class=state_class aria-live="polite">
             {status}
         </p>
-        // Keeps its tallest height too: a one-line caption after a two-line one must not move
-        // the lanes and the stack up.
+        // Two lines tall at least (most captions fit), and it keeps its tallest height too: a
+        // short caption after a long one must not move the lanes and the stack up.
         <HeldHeight class="caption-room">
             <StepCaption />
         </HeldHeight>
