@@ -222,6 +222,22 @@ impl Session {
         let before = self.before.active;
         let line_at = |pc: u32| self.line_of(pc).unwrap_or(0);
         let depth = format!("stack depth {}", wave.stack.len());
+        // "; 7 lanes go on", then where the wave jumps when no lane is left.
+        let and_the_rest = |sentence: &mut String, active: u64| {
+            if active != 0 {
+                sentence.push_str(&format!(
+                    "; {} {}",
+                    count_phrase(active),
+                    verb(active, "goes on", "go on")
+                ));
+            }
+            if let Some(to) = happened.skipped_to() {
+                sentence.push_str(&format!(
+                    "; no lane is left on this path, so the wave jumps to line {}",
+                    line_at(to)
+                ));
+            }
+        };
         let skipped = |sentence: &mut String| {
             if let Some(to) = happened.skipped_to() {
                 sentence.push_str(&format!(
@@ -363,14 +379,7 @@ impl Session {
                     None if is_break => "no lane breaks".to_string(),
                     None => "no lane continues".to_string(),
                 };
-                if wave.active != 0 {
-                    sentence.push_str(&format!(
-                        "; {} {}",
-                        count_phrase(wave.active),
-                        verb(wave.active, "goes on", "go on")
-                    ));
-                }
-                skipped(&mut sentence);
+                and_the_rest(&mut sentence, wave.active);
                 sentence
             }
             Op::Halt => {
@@ -382,14 +391,7 @@ impl Session {
                     ),
                     None => "no lane halts".to_string(),
                 };
-                if wave.active != 0 {
-                    sentence.push_str(&format!(
-                        "; {} {}",
-                        count_phrase(wave.active),
-                        verb(wave.active, "goes on", "go on")
-                    ));
-                }
-                skipped(&mut sentence);
+                and_the_rest(&mut sentence, wave.active);
                 sentence
             }
             Op::Barrier => {

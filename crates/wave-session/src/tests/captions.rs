@@ -1,26 +1,8 @@
 //! Step captions: one sentence per step, the same after time travel.
 
-use super::{lesson, session};
+use super::{lesson, session, step_to_line_starting};
 use crate::examples::examples;
 use crate::Session;
-
-/// Steps until the selected wave's next instruction is on the first line that begins with
-/// `start`.
-fn step_to(session: &mut Session, start: &str) {
-    let target = session
-        .source()
-        .lines()
-        .position(|l| l.trim_start().starts_with(start))
-        .expect("a line begins so") as u32
-        + 1;
-    for _ in 0..200 {
-        if session.current_line() == Some(target) {
-            return;
-        }
-        assert!(session.step(), "stopped before line {target}");
-    }
-    panic!("never reached line {target}");
-}
 
 /// Steps once and returns the caption's text.
 fn step_caption(session: &mut Session) -> String {
@@ -31,19 +13,19 @@ fn step_caption(session: &mut Session) -> String {
 #[test]
 fn an_if_that_splits_the_wave_names_both_sides_and_the_depth() {
     let mut s = lesson("if-else");
-    step_to(&mut s, "if p1");
+    step_to_line_starting(&mut s, "if p1");
     assert_eq!(
         step_caption(&mut s),
         "`if p1` at line 8: lanes 0-2 take the if side; lanes 3-7 wait at else (line 10); \
          stack depth 1"
     );
-    step_to(&mut s, "else");
+    step_to_line_starting(&mut s, "else");
     assert_eq!(
         step_caption(&mut s),
         "`else` at line 10: lanes 3-7 run the else side; lanes 0-2 wait at endif (line 12); \
          stack depth 1"
     );
-    step_to(&mut s, "endif");
+    step_to_line_starting(&mut s, "endif");
     assert_eq!(
         step_caption(&mut s),
         "`endif` at line 12: lanes 0-7 reconverge and go on together; stack depth 0"
@@ -53,7 +35,7 @@ fn an_if_that_splits_the_wave_names_both_sides_and_the_depth() {
 #[test]
 fn break_and_continue_say_who_leaves_where_they_wait_and_who_goes_on() {
     let mut s = lesson("loop-exit");
-    step_to(&mut s, "break");
+    step_to_line_starting(&mut s, "break");
     assert_eq!(
         step_caption(&mut s),
         "`break p1` at line 11: lane 0 leaves the loop and waits for it to end (endloop at \
@@ -65,7 +47,7 @@ fn break_and_continue_say_who_leaves_where_they_wait_and_who_goes_on() {
     );
 
     let mut s = lesson("break-continue");
-    step_to(&mut s, "continue");
+    step_to_line_starting(&mut s, "continue");
     assert_eq!(
         step_caption(&mut s),
         "`continue p2` at line 17: lanes 0-7 skip the rest of this iteration and wait at \
@@ -117,7 +99,7 @@ fn an_if_no_lane_takes_says_where_the_wave_jumps() {
 .end
 ";
     let mut s = session(source, 4, 4);
-    step_to(&mut s, "if p1");
+    step_to_line_starting(&mut s, "if p1");
     assert_eq!(
         step_caption(&mut s),
         "`if p1` at line 6: no lane takes the if side, so the wave jumps to line 8; stack depth 1"
@@ -141,7 +123,7 @@ fn a_shuffle_says_which_lane_read_which_including_inactive_and_missing_ones() {
 .end
 ";
     let mut s = session(source, 8, 8);
-    step_to(&mut s, "wave_shuffle_xor");
+    step_to_line_starting(&mut s, "wave_shuffle_xor");
     assert_eq!(
         step_caption(&mut s),
         "`wave_shuffle_xor r3, r0, r1` at line 8: lane 0 read lane 1, lane 1 read lane 0, lane 2 \
@@ -155,7 +137,7 @@ fn a_shuffle_says_which_lane_read_which_including_inactive_and_missing_ones() {
         8,
         8,
     );
-    step_to(&mut s, "wave_shuffle_down");
+    step_to_line_starting(&mut s, "wave_shuffle_down");
     assert_eq!(
         step_caption(&mut s),
         "`wave_shuffle_down r4, r0, r1` at line 10: lane 0 read lane 3, lane 1 read lane 4, lane \
@@ -167,13 +149,13 @@ fn a_shuffle_says_which_lane_read_which_including_inactive_and_missing_ones() {
 #[test]
 fn reductions_votes_and_prefix_sums_say_what_they_combined() {
     let mut s = lesson("wave-ops");
-    step_to(&mut s, "wave_reduce_add r3");
+    step_to_line_starting(&mut s, "wave_reduce_add r3");
     assert_eq!(
         step_caption(&mut s),
         "`wave_reduce_add r3, r0` at line 12: the sum over lanes 0-7 is 28, and every one of \
          them gets it"
     );
-    step_to(&mut s, "wave_ballot");
+    step_to_line_starting(&mut s, "wave_ballot");
     assert_eq!(
         step_caption(&mut s),
         "`wave_ballot r5, p2` at line 17: lanes 5, 7 voted yes, so lanes 1, 3, 5, 7 get 0xa0"
@@ -183,7 +165,7 @@ fn reductions_votes_and_prefix_sums_say_what_they_combined() {
 #[test]
 fn a_barrier_says_the_wave_waits_for_the_workgroup() {
     let mut s = lesson("barrier-local");
-    step_to(&mut s, "barrier");
+    step_to_line_starting(&mut s, "barrier");
     assert_eq!(
         step_caption(&mut s),
         "`barrier` at line 12: wave 0 waits here until every wave of the workgroup arrives"

@@ -1,24 +1,12 @@
 //! The data-movement picture's model: which lane each result came from.
 
-use super::lesson;
-use crate::{MoveSource, Session};
-
-fn step_to(session: &mut Session, start: &str) {
-    let target = session
-        .source()
-        .lines()
-        .position(|l| l.trim_start().starts_with(start))
-        .expect("a line begins so") as u32
-        + 1;
-    while session.current_line() != Some(target) {
-        assert!(session.step());
-    }
-}
+use super::{lesson, step_to_line_starting};
+use crate::MoveSource;
 
 #[test]
 fn a_shuffle_under_divergence_reads_inactive_lanes_and_leaves_the_waiting_ones_alone() {
     let mut s = lesson("butterfly");
-    step_to(&mut s, "wave_shuffle_xor r5");
+    step_to_line_starting(&mut s, "wave_shuffle_xor r5");
     assert_eq!(s.data_movement(), None, "nothing moved yet");
     s.step();
     let moved = s.data_movement().expect("a cross-lane step");
@@ -58,7 +46,7 @@ fn a_shuffle_under_divergence_reads_inactive_lanes_and_leaves_the_waiting_ones_a
 #[test]
 fn a_shift_past_the_edge_names_the_missing_lane() {
     let mut s = lesson("shuffles");
-    step_to(&mut s, "wave_shuffle_up");
+    step_to_line_starting(&mut s, "wave_shuffle_up");
     s.step();
     let moved = s.data_movement().expect("a cross-lane step");
     assert_eq!(moved.lanes[0].source, MoveSource::Missing { asked: -2 });
@@ -79,7 +67,7 @@ fn a_shift_past_the_edge_names_the_missing_lane() {
 #[test]
 fn a_reduction_combines_the_active_lanes_only() {
     let mut s = lesson("reconverge");
-    step_to(&mut s, "wave_reduce_add r3");
+    step_to_line_starting(&mut s, "wave_reduce_add r3");
     s.step();
     let moved = s.data_movement().expect("a cross-lane step");
     assert_eq!(moved.combiner, Some("sum"));

@@ -55,3 +55,21 @@ pub(super) fn line(session: &Session, needle: &str) -> u32 {
         .expect("needle in source") as u32
         + 1
 }
+
+/// Steps until the selected wave's next instruction is on the first line that begins with
+/// `start` (leading spaces aside).
+pub(super) fn step_to_line_starting(session: &mut Session, start: &str) {
+    let target = session
+        .source()
+        .lines()
+        .position(|l| l.trim_start().starts_with(start))
+        .expect("a line begins so") as u32
+        + 1;
+    for _ in 0..400 {
+        if session.current_line() == Some(target) {
+            return;
+        }
+        assert!(session.step(), "stopped before line {target}");
+    }
+    panic!("never reached line {target}");
+}
