@@ -196,7 +196,6 @@ pub fn Controls() -> impl IntoView {
                     {move || format!("{}/s", ctx.speed.get())}
                 </span>
             </span>
-            <QuestionsSwitch />
         </div>
         <div class="controls time-controls" role="toolbar" aria-label="Move through time">
             <TimeButton
@@ -300,6 +299,7 @@ pub fn Controls() -> impl IntoView {
                     }}
                 </select>
             </label>
+            <QuestionsSwitch />
             <span class="step-count">{move || format!("step {}", steps())}</span>
             <label class="picker go-to">
                 <span>"Go to step"</span>
