@@ -13,7 +13,7 @@ use wave_session::{RunState, Session};
 
 /// F5 run/continue, F10 step, Shift+F5 reset, Ctrl+Enter run, Escape closes help; moving
 /// through time: Shift+F10 step back, F9 step over, Shift+F9 step out, F8 / Shift+F8 next /
-/// previous event, Alt+F5 reverse continue.
+/// previous event, Alt+F5 reverse continue; Alt+P presenter mode (Escape leaves it).
 fn on_key(ctx: Ctx, event: &web_sys::KeyboardEvent) {
     // A key the editor has taken (Ctrl+F9 toggles a breakpoint there) is not a debugger key too.
     if event.default_prevented() {
@@ -63,6 +63,19 @@ fn on_key(ctx: Ctx, event: &web_sys::KeyboardEvent) {
         }
         "Escape" if ctx.help_open.get_untracked() => {
             ctx.help_open.set(false);
+            true
+        }
+        "Escape" if ctx.presenter.get_untracked() => {
+            ctx.presenter.set(false);
+            true
+        }
+        // By the key's place, not its character: Alt+P types "π" on a Mac.
+        _ if event.alt_key()
+            && !event.ctrl_key()
+            && !event.meta_key()
+            && event.code() == "KeyP" =>
+        {
+            ctx.presenter.update(|on| *on = !*on);
             true
         }
         _ => false,

@@ -1,4 +1,4 @@
-//! The header: brand, examples picker, Copy link, theme toggle and Help.
+//! The header: brand, examples picker, Copy link, theme toggle, presenter mode and Help.
 
 use leptos::prelude::*;
 
@@ -22,6 +22,21 @@ pub fn apply_theme(theme: &str) {
     };
 }
 
+/// Presenter mode shows as `data-presenter` on `<html>`: the stylesheet does the rest.
+pub fn apply_presenter(on: bool) {
+    let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    else {
+        return;
+    };
+    let _ = if on {
+        root.set_attribute("data-presenter", "")
+    } else {
+        root.remove_attribute("data-presenter")
+    };
+}
+
 /// The stored theme choice ("system" when none).
 pub fn stored_theme() -> String {
     storage_get(THEME_KEY)
@@ -34,6 +49,7 @@ pub fn Header() -> impl IntoView {
     let ctx = use_ctx();
     let theme = ctx.theme;
     Effect::new(move |_| apply_theme(&theme.get()));
+    Effect::new(move |_| apply_presenter(ctx.presenter.get()));
     let cycle_theme = move |_| {
         let next = THEMES
             .iter()
@@ -71,12 +87,30 @@ pub fn Header() -> impl IntoView {
             <button
                 class="btn"
                 type="button"
+                title="Large type and lanes for a projector (Alt+P; Escape leaves)"
+                on:click=move |_| ctx.presenter.set(true)
+            >
+                "Presenter mode"
+            </button>
+            <button
+                class="btn"
+                type="button"
                 aria-haspopup="dialog"
                 on:click=move |_| ctx.help_open.set(true)
             >
                 "Help"
             </button>
         </header>
+        <Show when=move || ctx.presenter.get()>
+            <button
+                class="btn presenter-exit"
+                type="button"
+                title="Back to the whole page (Escape)"
+                on:click=move |_| ctx.presenter.set(false)
+            >
+                "Leave presenter mode"
+            </button>
+        </Show>
     }
 }
 

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use super::use_ctx;
 
-const KEYS: [(&str, &str); 13] = [
+const KEYS: [(&str, &str); 14] = [
     ("F5", "Run / continue (pause while running)"),
     ("Ctrl+Enter", "Run"),
     ("F10", "Step one instruction of the selected wave"),
@@ -21,7 +21,11 @@ const KEYS: [(&str, &str); 13] = [
         "Reverse continue: back to the previous breakpoint hit",
     ),
     ("Shift+F5", "Reset"),
-    ("Escape", "Close this help"),
+    ("Escape", "Close this help; leave presenter mode"),
+    (
+        "Alt+P",
+        "Presenter mode: large type and lanes for a projector",
+    ),
     (
         "Gutter click",
         "Toggle a breakpoint on that line (while a ?next question is open: pick that line)",

@@ -92,6 +92,8 @@ pub struct Ctx {
     /// An error to show in a `role=alert` element.
     pub alert: RwSignal<Option<String>>,
     pub help_open: RwSignal<bool>,
+    /// Presenter mode: large type, high contrast, only the code, the controls and the lanes.
+    pub presenter: RwSignal<bool>,
     /// The theme choice: "system", "light" or "dark" (views drawn on a canvas redraw with it).
     pub theme: RwSignal<String>,
     pub tab: RwSignal<Tab>,
@@ -126,6 +128,7 @@ impl Ctx {
             notice: RwSignal::new(None),
             alert: RwSignal::new(None),
             help_open: RwSignal::new(false),
+            presenter: RwSignal::new(false),
             theme: RwSignal::new(header::stored_theme()),
             tab: RwSignal::new(Tab::Diagnostics),
             prediction: RwSignal::new(None),

@@ -1,0 +1,35 @@
+// Presenter mode, as a teacher at a projector uses it: one button or Alt+P in, Escape out; the
+// header and the details go, the code and the lanes grow, stepping goes on as before.
+import { test, expect } from './fixtures.mjs';
+
+test('presenter mode: in by its button, larger lanes and code, no chrome; Escape leaves', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');
+  const lane = page.getByRole('group', { name: 'Lanes' }).getByRole('button').first();
+  const laneWidth = async () => (await lane.boundingBox()).width;
+  const codeSize = () => page.getByRole('textbox', { name: 'Kernel source' })
+    .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+  const [laneBefore, codeBefore] = [await laneWidth(), await codeSize()];
+
+  await page.getByRole('button', { name: 'Presenter mode' }).click();
+  await expect(page.getByRole('banner')).toBeHidden();
+  await expect(page.getByRole('region', { name: 'Details' })).toBeHidden();
+  await expect(page.getByRole('slider', { name: 'Timeline' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Leave presenter mode' })).toBeVisible();
+  expect(await laneWidth()).toBeGreaterThan(laneBefore * 1.4);
+  expect(await codeSize()).toBeGreaterThan(codeBefore * 1.4);
+  // Stepping and the caption go on as before.
+  await page.keyboard.press('F10');
+  await expect(page.getByRole('region', { name: 'Step caption' })).toHaveText(/^mov_sr r0, sr_lane_id at line 5/);
+
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('banner')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Details' })).toBeVisible();
+  expect(await laneWidth()).toBeCloseTo(laneBefore, 0);
+
+  // Alt+P goes in and out as well; the exit button leaves too.
+  await page.keyboard.press('Alt+KeyP');
+  await expect(page.getByRole('banner')).toBeHidden();
+  await page.getByRole('button', { name: 'Leave presenter mode' }).click();
+  await expect(page.getByRole('banner')).toBeVisible();
+});
