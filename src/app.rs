@@ -9,6 +9,7 @@ use crate::components::config::ConfigView;
 use crate::components::controls::Controls;
 use crate::components::data_movement::DataMovementView;
 use crate::components::editor::{DiagnosticsList, Editor};
+use crate::components::embed::EmbedBar;
 use crate::components::header::Header;
 use crate::components::help::HelpOverlay;
 use crate::components::lanes::Lanes;
@@ -17,8 +18,8 @@ use crate::components::registers::Registers;
 use crate::components::stack::Stack;
 use crate::components::stats::StatsView;
 use crate::components::{storage_get, Ctx, Tab, AUTOSAVE_KEY};
-use wave_session::Session;
 use wave_session::DEFAULT_KERNEL;
+use wave_session::{split_page_hash, PageOptions, Session};
 
 /// The first-visit session: the default kernel on one wave of eight lanes.
 pub fn default_session() -> Session {
@@ -37,21 +38,36 @@ fn saved_session() -> Session {
 
 /// The session the page opens with: a share link in the URL hash, else the autosaved work. A
 /// link that cannot be opened is explained, and the autosaved work is kept.
-fn initial_session() -> (Session, Option<String>) {
+/// An embedded page whose link cannot be opened shows the default kernel, never the visitor's
+/// own work.
+fn initial_session() -> (Session, Option<String>, PageOptions) {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
-    let hash = hash.trim_start_matches('#');
-    if hash.is_empty() {
-        return (saved_session(), None);
+    let (state, page) = split_page_hash(&hash);
+    let fallback = || {
+        if page.embed {
+            default_session()
+        } else {
+            saved_session()
+        }
+    };
+    if state.is_empty() {
+        return (fallback(), None, page);
     }
-    match Session::restore_opening(hash) {
-        Ok(session) => (session, None),
+    match Session::restore_opening(state) {
+        Ok(session) => (session, None, page),
+        Err(error) if page.embed => (
+            fallback(),
+            Some(format!("Could not open the embedded kernel: {error}.")),
+            page,
+        ),
         Err(error) => (
-            saved_session(),
+            fallback(),
             Some(format!(
                 "Could not open the link: {error}. Your autosaved work is shown instead."
             )),
+            page,
         ),
     }
 }
@@ -89,9 +105,10 @@ fn TabButton(
 
 #[component]
 pub fn App() -> impl IntoView {
-    let (mut session, alert) = initial_session();
+    let (mut session, alert, page) = initial_session();
     session.set_questions_on(Ctx::stored_questions_on());
-    let ctx = Ctx::new(session);
+    let ctx = Ctx::new(session, page);
+    crate::components::embed::apply_embed(page.embed);
     ctx.alert.set(alert);
     provide_context(ctx);
     // A link or autosave heading for a step gets there in slices, like Run (the page answers
@@ -127,7 +144,11 @@ pub fn App() -> impl IntoView {
 
     view! {
         <div class="app">
-            <Header />
+            {if page.embed {
+                view! { <EmbedBar /> }.into_any()
+            } else {
+                view! { <Header /> }.into_any()
+            }}
             <Alerts />
             <main class="workspace">
                 <Editor />
@@ -138,9 +159,10 @@ pub fn App() -> impl IntoView {
                         <Lanes />
                         <DataMovementView />
                         <Stack />
-                        <Registers />
+                        {(!page.embed).then(|| view! { <Registers /> })}
                     </div>
                 </section>
+                {(!page.embed).then(|| view! {
                 <section class="pane tabs-pane" aria-label="Details">
                     <div class="tabs" role="tablist" aria-label="Details" on:keydown=on_tab_key>
                         <TabButton tab=Tab::Diagnostics label="Diagnostics" badge=problem_count />
@@ -161,6 +183,7 @@ pub fn App() -> impl IntoView {
                         <ConfigView />
                     </div>
                 </section>
+                })}
             </main>
             <HelpOverlay />
         </div>

@@ -30,6 +30,10 @@ extern "C" {
     #[wasm_bindgen(method, js_name = setText)]
     pub fn set_text(this: &WaveEditor, text: &str);
 
+    /// Read-only (an embedded page can ask for it) or editable.
+    #[wasm_bindgen(method, js_name = setReadOnly)]
+    pub fn set_read_only(this: &WaveEditor, read_only: bool);
+
     #[wasm_bindgen(method, js_name = setDiagnostics)]
     fn set_diagnostics_flat(this: &WaveEditor, flat: &Array);
 

@@ -49,6 +49,9 @@ pub fn Editor() -> impl IntoView {
         let text = ctx.peek(|s| s.source().to_string());
         match WaveEditor::create(&host, &text, &editor_hooks) {
             Ok(editor) => {
+                if ctx.page.read_only {
+                    editor.set_read_only(true);
+                }
                 ctx.attach_editor(Some(editor));
                 hooks.set_value(Some(editor_hooks));
                 ready.set(true);

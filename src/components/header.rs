@@ -78,6 +78,14 @@ pub fn Header() -> impl IntoView {
             <button
                 class="btn"
                 type="button"
+                title="An <iframe> of this moment for a course page"
+                on:click=move |_| super::embed::copy_embed_code(ctx)
+            >
+                "Copy embed code"
+            </button>
+            <button
+                class="btn"
+                type="button"
                 title="Cycle the theme: system, light, dark"
                 on:click=cycle_theme
             >

@@ -7,6 +7,7 @@ pub mod config;
 pub mod controls;
 pub mod data_movement;
 pub mod editor;
+pub mod embed;
 pub mod examples;
 pub mod header;
 pub mod held_height;
@@ -32,7 +33,7 @@ use timing::{post_task, Detail};
 use wave_session::pacer::{autoplay_delay_ms, run_outcome, Pacer, Ticket};
 pub use wave_session::pacer::{AUTOPLAY_SPEEDS, RECOMPILE_DEBOUNCE_MS};
 use wave_session::recompile::{Recompile, COMPILE_SLICE_MS};
-use wave_session::{Answer, NumberFormat, Progress, RunProgress, Session};
+use wave_session::{Answer, NumberFormat, PageOptions, Progress, RunProgress, Session};
 
 /// How long after the last change the moment is autosaved.
 const AUTOSAVE_DELAY_MS: u64 = 700;
@@ -103,10 +104,12 @@ pub struct Ctx {
     pub picked_line: RwSignal<Option<u32>>,
     /// Scores and lessons done, as kept in local storage.
     pub progress: RwSignal<Progress>,
+    /// How the page is shown (embedded, read-only), from the flags of the link it opened with.
+    pub page: PageOptions,
 }
 
 impl Ctx {
-    pub fn new(session: Session) -> Self {
+    pub fn new(session: Session, page: PageOptions) -> Self {
         let lines = session.source().split('\n').count() as u32;
         Ctx {
             session: StoredValue::new_local(session),
@@ -136,6 +139,7 @@ impl Ctx {
             progress: RwSignal::new(Progress::parse(
                 &storage_get(PROGRESS_KEY).unwrap_or_default(),
             )),
+            page,
         }
     }
 
@@ -146,7 +150,9 @@ impl Ctx {
 
     /// Turns the questions on or off, for this session and the ones after it.
     pub fn set_questions_on(&self, on: bool) {
-        storage_set(QUESTIONS_KEY, if on { "on" } else { "off" });
+        if !self.page.embed {
+            storage_set(QUESTIONS_KEY, if on { "on" } else { "off" });
+        }
         self.act(|s| s.set_questions_on(on));
     }
 
@@ -175,6 +181,10 @@ impl Ctx {
     }
 
     fn save_progress(&self) {
+        // An embedded page keeps nothing in the visitor's storage.
+        if self.page.embed {
+            return;
+        }
         if let Some(text) = self.progress.try_with_untracked(Progress::to_text) {
             storage_set(PROGRESS_KEY, &text);
         }
@@ -317,6 +327,10 @@ impl Ctx {
 
     /// Keeps the work (source, configuration, and where it stands) in local storage.
     pub fn autosave(&self) {
+        // An embedded kernel is the course page's, not the visitor's work.
+        if self.page.embed {
+            return;
+        }
         if let Some(text) = self.session.try_with_value(|s| s.autosave()) {
             storage_set(AUTOSAVE_KEY, &text);
         }

@@ -2,7 +2,7 @@
 // (breakpoints, the selected wave's line, per-line SIMD efficiency) as decorations and gutters.
 // Driven from Rust through `src/codemirror.rs`; this module holds no state of the playground.
 
-import { EditorState, StateEffect, StateField, Annotation, RangeSetBuilder, Prec } from "@codemirror/state";
+import { EditorState, StateEffect, StateField, Annotation, RangeSetBuilder, Prec, Compartment } from "@codemirror/state";
 import {
   EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, drawSelection, dropCursor,
   rectangularSelection, crosshairCursor, highlightSpecialChars, highlightActiveLineGutter, showTooltip,
@@ -314,6 +314,7 @@ export class WaveEditor {
       return true;
     };
     const withoutModEnter = defaultKeymap.filter((binding) => binding.key !== "Mod-Enter");
+    this.editing = new Compartment();
     this.view = new EditorView({
       parent,
       state: EditorState.create({
@@ -369,6 +370,7 @@ export class WaveEditor {
             autocorrect: "off",
           }),
           theme,
+          this.editing.of([]),
           EditorView.updateListener.of((update) => {
             if (update.docChanged && !update.transactions.every((tr) => tr.annotation(fromPlayground))) {
               changed(update.state.doc.lines);
@@ -390,6 +392,16 @@ export class WaveEditor {
 
   text() {
     return this.view.state.doc.toString();
+  }
+
+  /// An embedded page may show its kernel read-only: no typing, and assistive technology is
+  /// told so; selecting and copying still work.
+  setReadOnly(readOnly) {
+    this.view.dispatch({
+      effects: this.editing.reconfigure(readOnly
+        ? [EditorState.readOnly.of(true), EditorView.contentAttributes.of({ "aria-readonly": "true" })]
+        : []),
+    });
   }
 
   /// Replaces the whole text (an example, a link). Undo brings the previous text back.
