@@ -44,9 +44,15 @@ free_port() {
 
 end_to_end() {
   local port; port="$(free_port)" || return 1
-  python3 -m http.server "$port" --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
+  # One server: dist/ at the root, and the same files under a course site's sub-path.
+  local site; site="$(mktemp -d)" || return 1
+  for entry in "$repo_root"/dist/*; do ln -s "$entry" "$site/"; done
+  mkdir -p "$site/courses/gpu"
+  ln -s "$repo_root/dist" "$site/courses/gpu/wave"
+  python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site" >/dev/null 2>&1 &
   server_pid=$!
   local url="http://127.0.0.1:$port/"
+  export WAVE_PLAYGROUND_SUBPATH_URL="${url}courses/gpu/wave/"
   for _ in $(seq 1 50); do
     curl -sf "$url" >/dev/null 2>&1 && break
     kill -0 "$server_pid" 2>/dev/null || { echo "the static server for dist/ died" >&2; return 1; }
