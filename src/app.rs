@@ -109,6 +109,7 @@ pub fn App() -> impl IntoView {
     session.set_questions_on(Ctx::stored_questions_on());
     let ctx = Ctx::new(session, page);
     crate::components::embed::apply_embed(page.embed);
+    crate::components::offline::register_service_worker(ctx);
     ctx.alert.set(alert);
     provide_context(ctx);
     // A link or autosave heading for a step gets there in slices, like Run (the page answers

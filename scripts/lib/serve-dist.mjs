@@ -1,5 +1,5 @@
 // A static server for the built page (dist/) on a free loopback port, for the scripts that drive
-// it in headless Chromium (benchmarks, the README screenshot).
+// it in headless Chromium (benchmarks, the README screenshot, the offline test's second build).
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -13,6 +13,7 @@ const MIME = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
 };
 
 // Serves `dir`; resolves to the server (close it when done) and its URL.

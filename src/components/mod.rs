@@ -14,6 +14,7 @@ pub mod held_height;
 pub mod help;
 pub mod lanes;
 pub mod memory;
+pub mod offline;
 pub mod question;
 pub mod registers;
 pub mod stack;

@@ -1,0 +1,58 @@
+// Offline: after the first visit the playground loads and works with no network; its web app
+// manifest makes it installable; a new build takes over on the next load and the page says so.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serveDist } from '../../scripts/lib/serve-dist.mjs';
+import { test, expect } from './fixtures.mjs';
+
+const controlled = (page) => page.evaluate(() => navigator.serviceWorker.controller !== null);
+
+test('after the first visit the page loads and works with no network', async ({ page, context }) => {
+  await page.goto('/');
+  await expect.poll(() => controlled(page), { message: 'the service worker took over' }).toBe(true);
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');
+  await page.keyboard.press('F10');
+  await expect(page.getByText(/^step \d+$/)).toHaveText('step 1');
+  await context.setOffline(false);
+});
+
+test('the web app manifest names the app and its icons load', async ({ page }) => {
+  await page.goto('/');
+  const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+  const base = page.url();
+  const manifest = await (await page.request.get(new URL(href, base).href)).json();
+  expect(manifest.name).toBe('WAVE Playground');
+  expect(manifest.start_url).toBe('.');
+  expect(manifest.icons.map((icon) => icon.sizes)).toEqual(['192x192', '512x512']);
+  for (const icon of manifest.icons) {
+    const response = await page.request.get(new URL(icon.src, new URL(href, base)).href);
+    expect(response.ok()).toBe(true);
+    expect((await response.body()).subarray(1, 4).toString()).toBe('PNG');
+  }
+});
+
+test('a new build takes over on the next load and the page says so', async ({ page }) => {
+  // A copy of the build on a server of its own, so that the test can rebuild it in place.
+  const site = mkdtempSync(join(tmpdir(), 'wave-offline-'));
+  cpSync('dist', site, { recursive: true });
+  const { server, url } = await serveDist(site);
+  try {
+    await page.goto(url);
+    await expect.poll(() => controlled(page)).toBe(true);
+    await expect.poll(() => page.evaluate(() => caches.keys())).toHaveLength(1);
+    // The next build: the same worker with another version, as scripts/build-offline.mjs writes it.
+    const worker = join(site, 'sw.js');
+    writeFileSync(worker, readFileSync(worker, 'utf8')
+      .replace(/const VERSION = "[^"]*"/, 'const VERSION = "a-later-build"'));
+    await page.reload();
+    await expect(page.getByText('A new version of WAVE Playground is installed')).toBeVisible();
+    await expect.poll(() => page.evaluate(() => caches.keys())).toEqual(['wave-playground-a-later-build']);
+  } finally {
+    server.close();
+    rmSync(site, { recursive: true, force: true });
+  }
+});
