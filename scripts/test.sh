@@ -60,6 +60,13 @@ end_to_end() {
   done
   WAVE_PLAYGROUND_URL="$url" playwright test
   local status=$?
+  # Playwright drives only its own patched Firefox (never downloaded here): Debian's firefox-esr
+  # gets the main walk through geckodriver and selenium-webdriver instead.
+  if [ $status -eq 0 ]; then
+    printf '\n\033[1m==> %s\033[0m\n' "end-to-end walk (Firefox, WebDriver)"
+    WAVE_PLAYGROUND_URL="$url" GECKODRIVER="$(command -v geckodriver)" node --test tests/firefox/
+    status=$?
+  fi
   stop_server
   return $status
 }
@@ -76,5 +83,5 @@ step "browser tests (wasm-bindgen-test, headless Firefox)" \
                                       env GECKODRIVER="$(command -v geckodriver)" \
                                       cargo test -p wave-playground --locked --target wasm32-unknown-unknown
 step "trunk build --release"          trunk build --release --offline
-step "end-to-end (Playwright, Chromium)" end_to_end
+step "end-to-end (Playwright in Chromium, WebDriver in Firefox)" end_to_end
 summary

@@ -1,0 +1,112 @@
+// The main walk in Firefox (Debian's firefox-esr through geckodriver, driven by
+// selenium-webdriver): Playwright drives only its own patched Firefox, which this project never
+// downloads, so Firefox gets a WebDriver walk of its own. Elements are found by their accessible
+// names (WebDriver's computed label), as a person using a screen reader would find them.
+// Run by scripts/test.sh with WAVE_PLAYGROUND_URL set: node --test tests/firefox/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { Builder, By, Key, until } from 'selenium-webdriver';
+import firefox from 'selenium-webdriver/firefox.js';
+
+const url = process.env.WAVE_PLAYGROUND_URL;
+const WAIT_MS = 20_000;
+let driver;
+
+// The first element matching `css` whose accessible name is `name` (or matches it).
+async function named(css, name) {
+  return driver.wait(async () => {
+    for (const element of await driver.findElements(By.css(css))) {
+      const label = await element.getAccessibleName().catch(() => '');
+      if (typeof name === 'string' ? label === name : name.test(label)) return element;
+    }
+    return false;
+  }, WAIT_MS, `no ${css} named ${name}`);
+}
+
+// Clicks `element` once it is in the middle of its scroll container: WebDriver clicks an element
+// that is on screen where it is, even when the machine pane's sticky run controls cover it.
+async function press(element) {
+  await driver.executeScript("arguments[0].scrollIntoView({ block: 'center' })", element);
+  await element.click();
+}
+
+const text = async (css) => (await driver.findElement(By.css(css))).getText();
+const waitForText = (css, expected) => driver.wait(async () => {
+  const now = await text(css).catch(() => '');
+  return typeof expected === 'string' ? now === expected : expected.test(now);
+}, WAIT_MS, `${css} never read ${expected}`);
+
+before(async () => {
+  assert.ok(url, 'WAVE_PLAYGROUND_URL is not set: run through scripts/test.sh');
+  const geckodriver = process.env.GECKODRIVER || execFileSync('sh', ['-c', 'command -v geckodriver']).toString().trim();
+  const options = new firefox.Options().addArguments('-headless').windowSize({ width: 1400, height: 1000 });
+  if (process.env.FIREFOX_BIN) options.setBinary(process.env.FIREFOX_BIN);
+  driver = await new Builder()
+    .forBrowser('firefox')
+    .setFirefoxOptions(options)
+    .setFirefoxService(new firefox.ServiceBuilder(geckodriver))
+    .build();
+});
+
+after(async () => {
+  await driver?.quit();
+});
+
+test('pick a lesson, step, read the lanes, the status and the caption, answer a question', async () => {
+  await driver.get(url);
+  await driver.executeScript("localStorage.clear(); localStorage.setItem('wave-playground.questions', 'on');");
+  await driver.navigate().refresh();
+  const examples = await named('select', 'Examples');
+  await examples.findElement(By.css('option[value="if-else"]')).click();
+  await waitForText('[role="status"]', 'ready');
+
+  // F10 three times: the third lands on the if's ?mask question.
+  const body = await driver.findElement(By.css('body'));
+  for (let i = 1; i <= 3; i++) {
+    await body.sendKeys(Key.F10);
+    await waitForText('.step-count', `step ${i}`);
+  }
+  await waitForText('[role="status"]', 'paused at line 8 for a question');
+  assert.match(await text('.caption'), /^icmp_lt p1, r0, r1 at line 7: ran on lanes 0-7/);
+
+  // Answer by toggling lanes 3-7 off, then Check answer.
+  for (let lane = 3; lane <= 7; lane++) {
+    await press(await named('[role="group"] button', new RegExp(`^Lane ${lane}: active`)));
+  }
+  await press(await named('button', 'Check answer'));
+  await waitForText('.reveal', /^Right: lanes 0-2 are active\. Why: lanes 0-2 take the if side/);
+  assert.match(await text('.caption'), /^if p1 at line 8: lanes 0-2 take the if side; lanes 3-7 wait at else/);
+  const lane4 = await named('[role="group"] button', /^Lane 4:/);
+  assert.match(await lane4.getAccessibleName(), /^Lane 4: inactive: else side of the if at line 8; you said inactive: right$/);
+});
+
+test('run to the end, step back, and presenter mode in and out', async () => {
+  await press(await named('[role="switch"]', 'Questions'));
+  await body().sendKeys(Key.F5);
+  await waitForText('[role="status"]', /^finished after \d+ wave-instructions$/);
+  await press(await named('button', 'Step back'));
+  await waitForText('[role="status"]', /^paused at line \d+$/);
+
+  await press(await named('button', 'Presenter mode'));
+  await driver.wait(until.elementIsNotVisible(driver.findElement(By.css('.app-header'))), WAIT_MS);
+  await body().sendKeys(Key.ESCAPE);
+  await driver.wait(until.elementIsVisible(driver.findElement(By.css('.app-header'))), WAIT_MS);
+});
+
+test('the editor takes typing and the diagnostics follow', async () => {
+  const editor = await named('[role="textbox"]', 'Kernel source');
+  await press(editor);
+  const typed = '\n    bogus_op r1';
+  await driver.actions().keyDown(Key.CONTROL).sendKeys(Key.END).keyUp(Key.CONTROL).sendKeys(typed).perform();
+  await waitForText('[role="status"]', /^cannot run: \d+ errors? in the kernel$/);
+  assert.match(await editor.getText(), /\.end\n\n {4}bogus_op r1$/);
+  // Made a comment, the line is no error any more.
+  await driver.actions().sendKeys(Key.HOME, '; ').perform();
+  await waitForText('[role="status"]', 'ready');
+  assert.match(await editor.getText(), /\.end\n\n {4}; bogus_op r1$/);
+});
+
+function body() {
+  return driver.findElement(By.css('body'));
+}
