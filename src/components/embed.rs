@@ -10,13 +10,7 @@ use wave_session::{embed_code, examples::example};
 
 /// The compact layout shows as `data-embed` on `<html>`.
 pub fn apply_embed(on: bool) {
-    let Some(root) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-    else {
-        return;
-    };
-    if on {
+    if let (true, Some(root)) = (on, super::header::root_element()) {
         let _ = root.set_attribute("data-embed", "");
     }
 }

@@ -8,12 +8,14 @@ use super::{storage_get, storage_set, use_ctx, THEME_KEY};
 /// The theme choices in the order the toggle cycles through them.
 const THEMES: [&str; 3] = ["system", "light", "dark"];
 
+/// The page's `<html>` element, where the theme, presenter mode and the embedded layout show.
+pub fn root_element() -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.document_element()
+}
+
 /// Applies a theme choice: `data-theme` on `<html>` overrides `prefers-color-scheme`.
 pub fn apply_theme(theme: &str) {
-    let Some(root) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-    else {
+    let Some(root) = root_element() else {
         return;
     };
     let _ = match theme {
@@ -24,10 +26,7 @@ pub fn apply_theme(theme: &str) {
 
 /// Presenter mode shows as `data-presenter` on `<html>`: the stylesheet does the rest.
 pub fn apply_presenter(on: bool) {
-    let Some(root) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-    else {
+    let Some(root) = root_element() else {
         return;
     };
     let _ = if on {
