@@ -150,8 +150,16 @@ impl Session {
     }
 
     /// The instruction lines that have a question, with it: an own-line question belongs to the
-    /// next instruction.
-    pub fn question_stops(&self) -> Vec<(u32, QuestionKind)> {
+    /// next instruction. Worked out once per compile and configuration (a step asks for them).
+    pub fn question_stops(&self) -> &[(u32, QuestionKind)] {
+        &self.question_stops
+    }
+
+    /// [`Session::question_stops`] worked out again, for the current source and kernel.
+    pub(crate) fn find_question_stops(&self) -> Vec<(u32, QuestionKind)> {
+        if !self.program_current {
+            return Vec::new();
+        }
         self.questions()
             .into_iter()
             .filter_map(|(line, kind)| Some((self.instruction_line_at_or_after(line)?, kind)))
@@ -163,10 +171,10 @@ impl Session {
         if !self.questions_on || self.asked.contains_key(&line) {
             return None;
         }
-        self.question_stops()
-            .into_iter()
+        self.question_stops
+            .iter()
             .find(|(at, _)| *at == line)
-            .map(|(_, kind)| kind)
+            .map(|(_, kind)| *kind)
     }
 
     /// Lines whose question has not been asked yet (a run stops before them).
@@ -174,9 +182,9 @@ impl Session {
         if !self.questions_on {
             return Vec::new();
         }
-        self.question_stops()
-            .into_iter()
-            .map(|(line, _)| line)
+        self.question_stops
+            .iter()
+            .map(|(line, _)| *line)
             .filter(|line| !self.asked.contains_key(line))
             .collect()
     }

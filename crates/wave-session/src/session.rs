@@ -49,6 +49,8 @@ pub struct Session {
     pub(crate) diagnostics: Vec<Diagnostic>,
     /// The teaching questions written in the source's comments.
     pub(crate) questions: Vec<Question>,
+    /// Where they stop the selected wave (see `quiz`), for the running kernel.
+    pub(crate) question_stops: Vec<(u32, wave_engine::syntax::questions::QuestionKind)>,
     /// The last program that compiled without errors (kept while the source has errors).
     pub(crate) program: Option<Program>,
     /// True when `program` was compiled from the current `source`.
@@ -141,6 +143,7 @@ impl Session {
             source: String::new(),
             diagnostics: Vec::new(),
             questions: Vec::new(),
+            question_stops: Vec::new(),
             program: None,
             program_current: false,
             form,
@@ -374,6 +377,7 @@ impl Session {
 
     /// Validates the form against the current program and resets the machine.
     fn revalidate(&mut self) {
+        self.question_stops = self.find_question_stops();
         self.used_registers = match (self.program_current, self.kernel()) {
             (true, Some(kernel)) => registers::used_registers(kernel),
             _ => Vec::new(),
