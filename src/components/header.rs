@@ -94,6 +94,14 @@ pub fn Header() -> impl IntoView {
             <button
                 class="btn"
                 type="button"
+                title="A picture of this moment (code, lanes, stack, caption) for slides"
+                on:click=move |_| super::export::download_svg(ctx)
+            >
+                "Download SVG"
+            </button>
+            <button
+                class="btn"
+                type="button"
                 title="Large type and lanes for a projector (Alt+P; Escape leaves)"
                 on:click=move |_| ctx.presenter.set(true)
             >

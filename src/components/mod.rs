@@ -9,6 +9,7 @@ pub mod data_movement;
 pub mod editor;
 pub mod embed;
 pub mod examples;
+pub mod export;
 pub mod header;
 pub mod held_height;
 pub mod help;

@@ -13,6 +13,7 @@ mod default_kernel;
 mod embed;
 mod events;
 pub mod examples;
+mod export_svg;
 mod form;
 mod lanes;
 mod memory_view;

@@ -2,6 +2,7 @@ mod captions;
 mod commands;
 mod data_movement;
 mod examples;
+mod export;
 mod form;
 mod quiz;
 mod share;
