@@ -1,5 +1,6 @@
-//! Exports of the moment on show, as files the browser downloads: "Download SVG" (the picture
-//! is the session's, `Session::moment_svg`, in the page's current theme).
+//! Exports of the moment on show, as files the browser downloads: "Download SVG" and "Download
+//! PNG" (the picture is the session's, `Session::moment_svg`, in the page's current theme; the
+//! PNG is that SVG drawn by the browser at twice its size).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -23,7 +24,12 @@ fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    download_blob(name, &blob)
+}
+
+/// Makes the browser download `blob` as the file `name`.
+fn download_blob(name: &str, blob: &web_sys::Blob) -> Option<()> {
+    let url = web_sys::Url::create_object_url_with_blob(blob).ok()?;
     let document = web_sys::window()?.document()?;
     let link: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
     link.set_href(&url);
@@ -32,19 +38,71 @@ fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     web_sys::Url::revoke_object_url(&url).ok()
 }
 
-/// Downloads the moment on show as an SVG picture.
-pub fn download_svg(ctx: Ctx) {
+/// The moment's picture and the file name it is saved under, without the extension.
+fn moment(ctx: Ctx) -> (String, String) {
     ctx.commit_source();
     let dark = dark_theme(ctx);
-    let (svg, name) = ctx.peek(|s| {
+    ctx.peek(|s| {
         let kernel = s.kernel().map_or("kernel".to_string(), |k| k.name.clone());
         (
             s.moment_svg(dark),
-            format!("wave-{kernel}-step-{}.svg", s.step_count()),
+            format!("wave-{kernel}-step-{}", s.step_count()),
         )
-    });
-    if download(&name, "image/svg+xml", &svg).is_none() {
-        ctx.notice
-            .set(Some("The browser refused the download".to_string()));
+    })
+}
+
+fn refused(ctx: Ctx) {
+    ctx.notice
+        .try_set(Some("The browser refused the download".to_string()));
+}
+
+/// Downloads the moment on show as an SVG picture.
+pub fn download_svg(ctx: Ctx) {
+    let (svg, name) = moment(ctx);
+    if download(&format!("{name}.svg"), "image/svg+xml", &svg).is_none() {
+        refused(ctx);
     }
+}
+
+/// Downloads the moment on show as a PNG: the SVG drawn at twice its size.
+pub fn download_png(ctx: Ctx) {
+    let (svg, name) = moment(ctx);
+    if draw_png(ctx, svg, format!("{name}.png")).is_none() {
+        refused(ctx);
+    }
+}
+
+fn draw_png(ctx: Ctx, svg: String, name: String) -> Option<()> {
+    let document = web_sys::window()?.document()?;
+    let image: web_sys::HtmlImageElement = document.create_element("img").ok()?.dyn_into().ok()?;
+    let canvas: web_sys::HtmlCanvasElement =
+        document.create_element("canvas").ok()?.dyn_into().ok()?;
+    let loaded = image.clone();
+    let on_load = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let drawn = (|| {
+            let scale = 2.0;
+            canvas.set_width((f64::from(loaded.natural_width()) * scale) as u32);
+            canvas.set_height((f64::from(loaded.natural_height()) * scale) as u32);
+            let context: web_sys::CanvasRenderingContext2d =
+                canvas.get_context("2d").ok()??.dyn_into().ok()?;
+            context.scale(scale, scale).ok()?;
+            context
+                .draw_image_with_html_image_element(&loaded, 0.0, 0.0)
+                .ok()?;
+            let on_blob =
+                wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
+                    if blob.and_then(|b| download_blob(&name, &b)).is_none() {
+                        refused(ctx);
+                    }
+                });
+            canvas.to_blob(on_blob.unchecked_ref()).ok()
+        })();
+        if drawn.is_none() {
+            refused(ctx);
+        }
+    });
+    image.set_onload(Some(on_load.unchecked_ref()));
+    let encoded = js_sys::encode_uri_component(&svg);
+    image.set_src(&format!("data:image/svg+xml;charset=utf-8,{encoded}"));
+    Some(())
 }

@@ -102,6 +102,14 @@ pub fn Header() -> impl IntoView {
             <button
                 class="btn"
                 type="button"
+                title="The same picture as a PNG image"
+                on:click=move |_| super::export::download_png(ctx)
+            >
+                "Download PNG"
+            </button>
+            <button
+                class="btn"
+                type="button"
                 title="Large type and lanes for a projector (Alt+P; Escape leaves)"
                 on:click=move |_| ctx.presenter.set(true)
             >

@@ -63,3 +63,22 @@ test('Download SVG saves a picture of the moment with its caption, in the page\'
   expect(size[0]).toBe(960);
   expect(size[1]).toBeGreaterThan(400);
 });
+
+test('Download PNG saves the same picture as an image twice its size', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');
+  await page.keyboard.press('F10');
+  await expect(page.getByText(/^step \d+$/)).toHaveText('step 1');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download PNG' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('wave-if_else-step-1.png');
+  const { readFile } = await import('node:fs/promises');
+  const png = await readFile(await download.path());
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(png.length).toBeLessThan(200_000);
+  // The IHDR chunk: width and height, big-endian, after the signature and the chunk header.
+  expect(png.readUInt32BE(16)).toBe(1920);
+  expect(png.readUInt32BE(20)).toBeGreaterThan(800);
+});
