@@ -150,7 +150,7 @@ impl Ctx {
         storage_get(QUESTIONS_KEY).as_deref() != Some("off")
     }
 
-    /// Turns the questions on or off, for this session and the ones after it.
+    /// Turns the questions on or off, for the work on show and whatever is opened after it.
     pub fn set_questions_on(&self, on: bool) {
         if !self.page.embed {
             storage_set(QUESTIONS_KEY, if on { "on" } else { "off" });
