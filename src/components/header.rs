@@ -43,6 +43,20 @@ pub fn stored_theme() -> String {
         .unwrap_or_else(|| "system".to_string())
 }
 
+/// A button of the header that runs one command.
+#[component]
+fn HeaderButton(
+    label: &'static str,
+    title: &'static str,
+    on_press: impl Fn() + 'static,
+) -> impl IntoView {
+    view! {
+        <button class="btn" type="button" title=title on:click=move |_| on_press()>
+            {label}
+        </button>
+    }
+}
+
 #[component]
 pub fn Header() -> impl IntoView {
     let ctx = use_ctx();
@@ -74,14 +88,11 @@ pub fn Header() -> impl IntoView {
             <button class="btn" type="button" on:click=move |_| copy_link(ctx)>
                 "Copy link"
             </button>
-            <button
-                class="btn"
-                type="button"
+            <HeaderButton
+                label="Copy embed code"
                 title="An <iframe> of this moment for a course page"
-                on:click=move |_| super::embed::copy_embed_code(ctx)
-            >
-                "Copy embed code"
-            </button>
+                on_press=move || super::embed::copy_embed_code(ctx)
+            />
             <button
                 class="btn"
                 type="button"
@@ -91,30 +102,21 @@ pub fn Header() -> impl IntoView {
                 <span aria-hidden="true" class="theme-icon">{theme_icon}</span>
                 {move || format!("Theme: {}", theme.get())}
             </button>
-            <button
-                class="btn"
-                type="button"
+            <HeaderButton
+                label="Download SVG"
                 title="A picture of this moment (code, lanes, stack, caption) for slides"
-                on:click=move |_| super::export::download_svg(ctx)
-            >
-                "Download SVG"
-            </button>
-            <button
-                class="btn"
-                type="button"
+                on_press=move || super::export::download_svg(ctx)
+            />
+            <HeaderButton
+                label="Download PNG"
                 title="The same picture as a PNG image"
-                on:click=move |_| super::export::download_png(ctx)
-            >
-                "Download PNG"
-            </button>
-            <button
-                class="btn"
-                type="button"
+                on_press=move || super::export::download_png(ctx)
+            />
+            <HeaderButton
+                label="Presenter mode"
                 title="Large type and lanes for a projector (Alt+P; Escape leaves)"
-                on:click=move |_| ctx.presenter.set(true)
-            >
-                "Presenter mode"
-            </button>
+                on_press=move || ctx.presenter.set(true)
+            />
             <button
                 class="btn"
                 type="button"
