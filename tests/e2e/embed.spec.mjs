@@ -71,7 +71,9 @@ test('a read-only embed keeps its kernel as it is', async ({ page, context }) =>
   await editor.click();
   await page.keyboard.type('garbage ');
   expect(await editorText(page)).toBe(before);
-  // Running still works (this browser has the Questions switch off).
+  // Running still works (with the lesson's questions turned off).
+  await page.getByRole('switch', { name: 'Questions' }).click();
+  await expect(page.getByRole('switch', { name: 'Questions' })).toHaveAttribute('aria-checked', 'false');
   await page.keyboard.press('F5');
   await expect(page.getByRole('status')).toHaveText(/^finished/);
 });

@@ -2,10 +2,10 @@
 import { test as base, expect } from '@playwright/test';
 
 export const test = base.extend({
-  // The lessons ask questions, which stop Step and Run where they are asked. Tests of other
-  // things start with the "Questions" switch off; `test.use({ questions: 'on' })` keeps the
-  // page's default.
-  questions: ['off', { option: true }],
+  // The page as a visitor gets it: the "Questions" switch on. The lessons' questions stop Step
+  // and Run where they are asked, so a spec that walks lessons for something else says
+  // `test.use({ questions: 'off' })`.
+  questions: ['on', { option: true }],
   page: async ({ page, questions }, use) => {
     if (questions === 'off') {
       await page.addInitScript(() => {

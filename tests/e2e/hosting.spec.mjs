@@ -6,7 +6,7 @@ import { test, expect } from './fixtures.mjs';
 const subpath = process.env.WAVE_PLAYGROUND_SUBPATH_URL;
 
 test('served under /courses/gpu/wave/ the page works and its links stay there', async ({ page, context }) => {
-  test.skip(!subpath, 'run through scripts/test.sh, which serves dist/ under a sub-path too');
+  expect(subpath, 'WAVE_PLAYGROUND_SUBPATH_URL: run through scripts/test.sh, which serves dist/ under a sub-path too').toBeTruthy();
   const requested = [];
   page.on('request', (request) => requested.push(request.url()));
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);

@@ -3,6 +3,9 @@
 // selects a lane or sets a breakpoint, and a swipe along the timeline moves through time.
 import { test, expect } from './fixtures.mjs';
 
+// The walk is about layout and touch; the lesson's question would stop its steps.
+test.use({ questions: 'off' });
+
 const stepCount = (page) => page.getByText(/^step \d+$/);
 const lane = (page, n) => page.getByRole('group', { name: 'Lanes' }).getByRole('button', { name: new RegExp(`^Lane ${n}:`) });
 

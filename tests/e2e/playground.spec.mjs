@@ -1,5 +1,8 @@
 import { test, expect, editorText, expectEditorText, autosaved } from './fixtures.mjs';
 
+// These walks step the lessons for other things than their questions.
+test.use({ questions: 'off' });
+
 const lanes = (page) => page.getByRole('group', { name: 'Lanes' }).getByRole('button');
 const activeLanes = (page) =>
   page.getByRole('group', { name: 'Lanes' }).getByRole('button', { name: /: active$/ });

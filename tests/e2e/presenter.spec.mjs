@@ -3,6 +3,9 @@
 // grow, stepping goes on as before. Download SVG: a picture of the moment for slides.
 import { test, expect } from './fixtures.mjs';
 
+// Stepping here is about presenting and exporting; the lesson's question would stop it.
+test.use({ questions: 'off' });
+
 test('presenter mode: in by its button, larger lanes and code, no chrome; Escape leaves', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');

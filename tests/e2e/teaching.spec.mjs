@@ -3,7 +3,6 @@
 // is found by role and accessible name.
 import { test, expect } from './fixtures.mjs';
 
-test.use({ questions: 'on' });
 
 const caption = (page) => page.getByRole('region', { name: 'Step caption' });
 const question = (page) => page.getByRole('region', { name: 'Question' });

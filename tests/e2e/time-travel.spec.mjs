@@ -2,6 +2,9 @@
 // what the lanes, the divergence stack and the status say.
 import { test, expect, editorText, autosaved } from './fixtures.mjs';
 
+// These walks move through the lessons in time, not through their questions.
+test.use({ questions: 'off' });
+
 const laneGroup = (page) => page.getByRole('group', { name: 'Lanes' });
 const frames = (page) => page.getByRole('list', { name: 'Divergence stack' }).getByRole('listitem');
 const stepCount = (page) => page.getByText(/^step \d+$/);
