@@ -63,17 +63,13 @@ pub fn copy_embed_code(ctx: Ctx) {
         &format!("WAVE Playground: {}", work_title(ctx)),
         false,
     );
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let promise = window.navigator().clipboard().write_text(&code);
-    leptos::task::spawn_local(async move {
-        let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
-            Ok(_) => "Embed code copied: paste it into your course page".to_string(),
-            Err(_) => "The clipboard refused the embed code".to_string(),
-        };
-        ctx.notice.try_set(Some(message));
-    });
+    super::header::copy_text(
+        ctx,
+        &code,
+        "Embed code copied: paste it into your course page",
+        "The clipboard refused the embed code",
+        "No clipboard access here (the page needs HTTPS or localhost to copy the embed code)",
+    );
 }
 
 #[component]

@@ -155,22 +155,39 @@ fn copy_link(ctx: super::Ctx) {
         return;
     }
     let url = location.href().unwrap_or_default();
-    let navigator = window.navigator();
+    copy_text(
+        ctx,
+        &url,
+        "Link copied",
+        "Link in the address bar (the clipboard refused: copy it from there)",
+        "Link in the address bar (no clipboard access: copy it from there)",
+    );
+}
+
+/// Puts `text` on the clipboard and says how that went: `copied`, `refused` (the browser said
+/// no), or `absent` (the page has no clipboard, e.g. served over plain HTTP).
+pub fn copy_text(
+    ctx: super::Ctx,
+    text: &str,
+    copied: &'static str,
+    refused: &'static str,
+    absent: &'static str,
+) {
+    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
+        return;
+    };
     let has_clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
         .map(|c| !c.is_undefined() && !c.is_null())
         .unwrap_or(false);
     if !has_clipboard {
-        ctx.notice.set(Some(
-            "Link in the address bar (no clipboard access: copy it from there)".to_string(),
-        ));
+        ctx.notice.set(Some(absent.to_string()));
         return;
     }
-    let clipboard = navigator.clipboard();
-    let promise = clipboard.write_text(&url);
+    let promise = navigator.clipboard().write_text(text);
     leptos::task::spawn_local(async move {
         let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
-            Ok(_) => "Link copied",
-            Err(_) => "Link in the address bar (the clipboard refused: copy it from there)",
+            Ok(_) => copied,
+            Err(_) => refused,
         };
         ctx.notice.try_set(Some(message.to_string()));
     });

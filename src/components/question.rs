@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::{target_value, use_ctx};
-use wave_session::{Answer, QuestionKind};
+use wave_session::{lanes_phrase, Answer, QuestionKind};
 
 /// "Questions": stops at the kernel's questions, or runs past them. Shown when the kernel has
 /// any.
@@ -28,19 +28,6 @@ pub fn QuestionsSwitch() -> impl IntoView {
                 "Questions"
             </button>
         </Show>
-    }
-}
-
-/// The lanes of `mask` as "0-2, 5" for the prompt's "your answer" line.
-fn lanes_list(mask: u64, width: u32) -> String {
-    let lanes: Vec<String> = (0..width.min(64))
-        .filter(|l| mask >> l & 1 == 1)
-        .map(|l| l.to_string())
-        .collect();
-    if lanes.is_empty() {
-        "none".to_string()
-    } else {
-        lanes.join(", ")
     }
 }
 
@@ -67,9 +54,10 @@ pub fn QuestionPanel() -> impl IntoView {
         ctx.picked_line.set(None);
         text.set(String::new());
     });
-    let key = Memo::new(move |_| ctx.with(|s| s.progress_key()));
+    // Read only while the panel is on show: a step without a question pays nothing for it.
     let score = move || {
-        let entry = ctx.progress.with(|p| p.entry(&key.get()));
+        let key = ctx.with(|s| s.progress_key());
+        let entry = ctx.progress.with(|p| p.entry(&key));
         let s = entry.score;
         (s.asked() > 0).then(|| {
             format!(
@@ -129,9 +117,9 @@ pub fn QuestionPanel() -> impl IntoView {
         Some(match q.kind {
             QuestionKind::Mask => view! {
                 <p class="answer-hint">
-                    "Click the lanes in the Lanes view (or Space on a lane) to say which will be active. Your answer: lanes "
+                    "Click the lanes in the Lanes view (or Space on a lane) to say which will be active. Your answer: "
                     <span class="answer-lanes">
-                        {move || lanes_list(ctx.prediction.get().unwrap_or(0), width.get())}
+                        {move || lanes_phrase(ctx.prediction.get().unwrap_or(0), width.get())}
                     </span>
                 </p>
             }

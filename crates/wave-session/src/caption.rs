@@ -42,7 +42,7 @@ impl Caption {
 }
 
 /// "lane 3", "lanes 0-2, 5" or "no lane".
-pub(crate) fn lanes_phrase(mask: u64, width: u32) -> String {
+pub fn lanes_phrase(mask: u64, width: u32) -> String {
     match mask.count_ones() {
         0 => "no lane".to_string(),
         1 => format!("lane {}", mask.trailing_zeros()),
@@ -222,7 +222,16 @@ impl Session {
         let before = self.before.active;
         let line_at = |pc: u32| self.line_of(pc).unwrap_or(0);
         let depth = format!("stack depth {}", wave.stack.len());
-        // "; 7 lanes go on", then where the wave jumps when no lane is left.
+        // Where the wave jumps when no lane is left on this path.
+        let skipped = |sentence: &mut String| {
+            if let Some(to) = happened.skipped_to() {
+                sentence.push_str(&format!(
+                    "; no lane is left on this path, so the wave jumps to line {}",
+                    line_at(to)
+                ));
+            }
+        };
+        // "; 7 lanes go on", then the jump.
         let and_the_rest = |sentence: &mut String, active: u64| {
             if active != 0 {
                 sentence.push_str(&format!(
@@ -231,20 +240,7 @@ impl Session {
                     verb(active, "goes on", "go on")
                 ));
             }
-            if let Some(to) = happened.skipped_to() {
-                sentence.push_str(&format!(
-                    "; no lane is left on this path, so the wave jumps to line {}",
-                    line_at(to)
-                ));
-            }
-        };
-        let skipped = |sentence: &mut String| {
-            if let Some(to) = happened.skipped_to() {
-                sentence.push_str(&format!(
-                    "; no lane is left on this path, so the wave jumps to line {}",
-                    line_at(to)
-                ));
-            }
+            skipped(sentence);
         };
         match instr.op {
             Op::If => {

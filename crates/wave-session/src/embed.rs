@@ -1,6 +1,8 @@
 //! Embedding the playground in another page: the flags a link carries after its state
 //! (`#v1.…&embed&readonly`), and the `<iframe>` snippet "Copy embed code" puts on the clipboard.
 
+use crate::export_svg::escape;
+
 /// How the page is shown, from the flags after the link's state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PageOptions {
@@ -41,17 +43,9 @@ pub fn embed_code(page: &str, state: &str, title: &str, read_only: bool) -> Stri
     let src = format!("{page}#{}", embed_hash(state, read_only));
     format!(
         "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"560\" style=\"border: 1px solid #d5dae2; border-radius: 8px\" loading=\"lazy\"></iframe>",
-        escape_attribute(&src),
-        escape_attribute(title)
+        escape(&src),
+        escape(title)
     )
-}
-
-/// Text as an HTML attribute value in double quotes.
-fn escape_attribute(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

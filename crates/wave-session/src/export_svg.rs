@@ -58,8 +58,9 @@ const LANES_PER_ROW: u32 = 16;
 /// Characters per line of the wrapped caption.
 const CAPTION_CHARS: usize = 110;
 
-/// Text as XML character data or an attribute value.
-fn escape(text: &str) -> String {
+/// Text as XML or HTML character data, or as an attribute value in double quotes; control
+/// characters other than tabs are dropped (XML cannot hold them).
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -37,7 +37,7 @@ mod timeline;
 #[cfg(test)]
 mod tests;
 
-pub use caption::Caption;
+pub use caption::{lanes_phrase, Caption};
 pub use check::Check;
 pub use data_movement::{DataMovement, LaneMove, MoveSource};
 pub use default_kernel::DEFAULT_KERNEL;
