@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Fails when a lower rung of the crate ladder depends on a browser crate, directly or through
-# another dependency: wave-engine is std only (plus `half`), and wave-session is plain Rust.
+# another dependency: wave-engine is std only (plus `half`); wave-trace and wave-session are plain Rust.
 # Run by scripts/test.sh; `cargo tree` reads Cargo.lock and needs no build.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 forbidden='^(leptos|leptos_[a-z_]+|web-sys|js-sys|wasm-bindgen|wasm-bindgen-[a-z-]+|gloo|gloo-[a-z-]+)$'
 status=0
-for crate in wave-engine wave-session; do
+for crate in wave-engine wave-trace wave-session; do
   # Every target (native and wasm32), normal and build dependencies: what ships with the crate.
   deps="$(cargo tree --locked -p "$crate" --target all -e normal,build --prefix none --format '{p}' \
             | awk '{print $1}' | sort -u)"

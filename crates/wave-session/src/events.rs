@@ -37,66 +37,45 @@ impl Session {
                     FrameKind::If => "if",
                     FrameKind::Loop => "loop",
                 };
-                let (kind, text) = match event.kind {
-                    EventKind::Push(FrameKind::If) => (
-                        "push-if",
-                        format!("if at line {line} entered by lanes {lanes}"),
-                    ),
-                    EventKind::Push(FrameKind::Loop) => (
-                        "push-loop",
-                        format!("loop at line {line} entered by lanes {lanes}"),
-                    ),
-                    EventKind::Pop(k) => (
-                        if k == FrameKind::If {
-                            "pop-if"
-                        } else {
-                            "pop-loop"
-                        },
-                        format!("{} reconverged at line {line}: lanes {lanes}", frame(k)),
-                    ),
-                    EventKind::Diverge { other } => (
-                        "diverge",
-                        format!(
-                            "diverged at line {line}: then lanes {lanes}, else lanes {}",
-                            lanes_text(other, width)
-                        ),
-                    ),
-                    EventKind::Else => ("else", format!("else side at line {line}: lanes {lanes}")),
-                    EventKind::Skip { to } => (
-                        "skip",
-                        format!(
-                            "no lane on this path: skipped from line {line} to line {}",
-                            self.line_of(to).unwrap_or(0)
-                        ),
-                    ),
-                    EventKind::Break => {
-                        ("break", format!("lanes {lanes} broke out at line {line}"))
+                let text = match event.kind {
+                    EventKind::Push(FrameKind::If) => {
+                        format!("if at line {line} entered by lanes {lanes}")
                     }
-                    EventKind::Continue => (
-                        "continue",
-                        format!("lanes {lanes} continued at line {line}"),
+                    EventKind::Push(FrameKind::Loop) => {
+                        format!("loop at line {line} entered by lanes {lanes}")
+                    }
+                    EventKind::Pop(k) => {
+                        format!("{} reconverged at line {line}: lanes {lanes}", frame(k))
+                    }
+                    EventKind::Diverge { other } => format!(
+                        "diverged at line {line}: then lanes {lanes}, else lanes {}",
+                        lanes_text(other, width)
                     ),
-                    EventKind::Iterate => (
-                        "iterate",
-                        format!("next iteration at line {line}: lanes {lanes}"),
+                    EventKind::Else => format!("else side at line {line}: lanes {lanes}"),
+                    EventKind::Skip { to } => format!(
+                        "no lane on this path: skipped from line {line} to line {}",
+                        self.line_of(to).unwrap_or(0)
                     ),
-                    EventKind::Halt => ("halt", format!("lanes {lanes} halted at line {line}")),
-                    EventKind::BarrierWait => (
-                        "barrier-wait",
-                        format!("wave {} waits at the barrier at line {line}", event.wave),
-                    ),
-                    EventKind::BarrierRelease => (
-                        "barrier-release",
-                        format!("wave {} released from the barrier", event.wave),
-                    ),
-                    EventKind::Call => ("call", format!("call at line {line}")),
-                    EventKind::Return => ("return", format!("return at line {line}")),
-                    EventKind::WaveDone => ("wave-done", format!("wave {} finished", event.wave)),
+                    EventKind::Break => format!("lanes {lanes} broke out at line {line}"),
+                    EventKind::Continue => format!("lanes {lanes} continued at line {line}"),
+                    EventKind::Iterate => {
+                        format!("next iteration at line {line}: lanes {lanes}")
+                    }
+                    EventKind::Halt => format!("lanes {lanes} halted at line {line}"),
+                    EventKind::BarrierWait => {
+                        format!("wave {} waits at the barrier at line {line}", event.wave)
+                    }
+                    EventKind::BarrierRelease => {
+                        format!("wave {} released from the barrier", event.wave)
+                    }
+                    EventKind::Call => format!("call at line {line}"),
+                    EventKind::Return => format!("return at line {line}"),
+                    EventKind::WaveDone => format!("wave {} finished", event.wave),
                 };
                 EventView {
                     wave: event.wave,
                     line,
-                    kind,
+                    kind: event.kind.name(),
                     lanes: lanes_of(event.mask),
                     text,
                 }

@@ -110,6 +110,11 @@ pub struct RunArgs {
     /// Print every executed wave-instruction and its control-flow events on stderr
     #[arg(long)]
     pub trace: bool,
+
+    /// Write the run's control-flow events to FILE as JSON (docs/trace-format.md), the format
+    /// of the playground's "Download trace"
+    #[arg(long, value_name = "FILE")]
+    pub trace_json: Option<PathBuf>,
 }
 
 /// Clap's ids of the dump flags (the field names), for `ArgMatches::indices_of`.

@@ -17,6 +17,7 @@ use crate::dump;
 use crate::source::{self, Failure};
 use crate::spec::{self, Dump, Fill, ValueKind};
 use crate::trace::{StepState, Tracer};
+use wave_trace::{TraceEnd, TraceWriter};
 
 /// Everything `run` prints on stdout (dumps, then statistics).
 pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
@@ -100,8 +101,8 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
         }
     }
 
-    let stop = if args.trace {
-        traced_run(&mut machine, &source, kernel, config.wave_width)
+    let stop = if args.trace || args.trace_json.is_some() {
+        traced_run(&mut machine, &source, kernel, args)?
     } else {
         machine.run_to_end()
     };
@@ -322,54 +323,80 @@ fn trap_failure(
     }
 }
 
-/// Runs one wave-instruction at a time and writes the trace to stderr.
-fn traced_run(machine: &mut Machine, source: &str, kernel: &Kernel, wave_width: u32) -> Stop {
-    let tracer = Tracer::new(source, kernel, wave_width);
+/// Runs one wave-instruction at a time, writing the text trace to stderr (`--trace`) and the
+/// JSON trace to its file (`--trace-json`).
+fn traced_run(
+    machine: &mut Machine,
+    source: &str,
+    kernel: &Kernel,
+    args: &RunArgs,
+) -> Result<Stop, Failure> {
+    let tracer = args
+        .trace
+        .then(|| Tracer::new(source, kernel, machine.launch().wave_width));
+    let json_failure = |path: &std::path::Path, e: std::io::Error| {
+        Failure::new(format!(
+            "--trace-json: cannot write {}: {e}",
+            path.display()
+        ))
+    };
+    let mut json = match &args.trace_json {
+        Some(path) => {
+            let file = std::fs::File::create(path).map_err(|e| json_failure(path, e))?;
+            let out = std::io::BufWriter::new(file);
+            let writer = TraceWriter::new(out, kernel, source, machine.launch(), 0)
+                .map_err(|e| json_failure(path, e))?;
+            Some((path, writer))
+        }
+        None => None,
+    };
     let stderr = std::io::stderr();
-    let mut out = std::io::BufWriter::new(stderr.lock());
+    let mut text = std::io::BufWriter::new(stderr.lock());
     let mut events: Vec<Event> = Vec::new();
     let stop = loop {
-        let before_index = machine.workgroup().index;
-        let before: Vec<(u32, u64, usize)> = machine
-            .workgroup()
-            .waves
-            .iter()
-            .map(|w| (w.pc, w.active, w.stack.len()))
-            .collect();
         events.clear();
-        let stop = machine.run(1, &[], &mut events);
+        // Moving on to the next workgroup or releasing a barrier belongs to the step that
+        // follows it (its events are printed with that step).
+        if let Err(stop) = machine.advance_to_ready_wave(&mut events) {
+            break stop;
+        }
         let workgroup = machine.workgroup();
-        let executed = match stop {
-            Stop::SliceUsed if !workgroup.waves.is_empty() => {
-                let n = workgroup.waves.len();
-                Some((workgroup.next_pick + n - 1) % n)
-            }
-            Stop::Trap(trap) if kernel.code.get(trap.pc as usize).is_some() => {
-                Some(trap.wave as usize)
-            }
-            _ => None,
+        let Some(wave) = workgroup.pick() else {
+            break machine.run(0, &[], &mut events);
         };
-        if let Some(wave) = executed {
-            let (pc, active, depth) = if workgroup.index == before_index {
-                before.get(wave).copied().unwrap_or((0, 0, 0))
-            } else {
-                // A fresh workgroup: its waves start at the top with every present lane.
-                (0, workgroup.waves[wave].present, 0)
-            };
-            let state = StepState {
-                workgroup: workgroup.id,
-                wave: wave as u32,
-                pc,
-                active,
-                depth,
-            };
-            let _ = out.write_all(tracer.step(&state).as_bytes());
-            let _ = out.write_all(tracer.events(wave as u32, &events).as_bytes());
+        let state = &workgroup.waves[wave];
+        let before = StepState {
+            workgroup: workgroup.id,
+            wave: wave as u32,
+            pc: state.pc,
+            active: state.active,
+            depth: state.stack.len(),
+        };
+        let step = machine.step_count();
+        let stop = machine.run(1, &[], &mut events);
+        if let Some(tracer) = &tracer {
+            let _ = text.write_all(tracer.step(&before).as_bytes());
+            let _ = text.write_all(tracer.events(before.wave, &events).as_bytes());
+        }
+        if let Some((path, writer)) = &mut json {
+            writer
+                .step(step + 1, before.workgroup, &events)
+                .map_err(|e| json_failure(path, e))?;
         }
         if stop != Stop::SliceUsed {
             break stop;
         }
     };
-    let _ = out.flush();
-    stop
+    let _ = text.flush();
+    if let Some((path, writer)) = json {
+        let end = match stop {
+            Stop::Finished => TraceEnd::Finished,
+            Stop::Trap(trap) => TraceEnd::trapped(&trap, machine.workgroup().id, kernel),
+            _ => TraceEnd::Paused,
+        };
+        writer
+            .finish(machine.step_count(), &end)
+            .map_err(|e| json_failure(path, e))?;
+    }
+    Ok(stop)
 }

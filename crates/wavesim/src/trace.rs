@@ -38,11 +38,7 @@ impl<'k> Tracer<'k> {
 
     /// Source text of the instruction at `pc` (its statement span), or `?` when unknown.
     pub fn text(&self, pc: u32) -> &'k str {
-        self.kernel
-            .spans
-            .get(pc as usize)
-            .and_then(|span| self.source.get(span.start as usize..span.end as usize))
-            .map_or("?", str::trim)
+        wave_trace::instruction_text(self.kernel, self.source, pc)
     }
 
     pub fn line(&self, pc: u32) -> u32 {

@@ -38,6 +38,32 @@ pub enum EventKind {
     WaveDone,
 }
 
+impl EventKind {
+    /// A stable name: "push-if", "push-loop", "pop-if", "pop-loop", "diverge", "else", "skip",
+    /// "break", "continue", "iterate", "halt", "barrier-wait", "barrier-release", "call",
+    /// "return", "wave-done". Views use it for CSS classes and traces write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Push(FrameKind::If) => "push-if",
+            EventKind::Push(FrameKind::Loop) => "push-loop",
+            EventKind::Pop(FrameKind::If) => "pop-if",
+            EventKind::Pop(FrameKind::Loop) => "pop-loop",
+            EventKind::Diverge { .. } => "diverge",
+            EventKind::Else => "else",
+            EventKind::Skip { .. } => "skip",
+            EventKind::Break => "break",
+            EventKind::Continue => "continue",
+            EventKind::Iterate => "iterate",
+            EventKind::Halt => "halt",
+            EventKind::BarrierWait => "barrier-wait",
+            EventKind::BarrierRelease => "barrier-release",
+            EventKind::Call => "call",
+            EventKind::Return => "return",
+            EventKind::WaveDone => "wave-done",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Event {
     pub wave: u32,

@@ -201,8 +201,9 @@ pub struct Replayed<'a> {
     pub step: u64,
     /// The workgroup on view before it (a finished one stays on view until the next starts).
     pub previous_workgroup: u32,
-    /// The workgroup, wave and instruction index that ran.
+    /// The workgroup (its index, and its id in the grid), wave and instruction index that ran.
     pub workgroup: u32,
+    pub workgroup_id: [u32; 3],
     pub wave: usize,
     pub pc: u32,
     /// What it emitted, with a barrier release just before it.
@@ -468,13 +469,18 @@ impl History {
             let Some(wave) = machine.workgroup.pick() else {
                 break;
             };
-            let (step, workgroup) = (machine.step_count(), machine.workgroup.index);
+            let (step, workgroup, workgroup_id) = (
+                machine.step_count(),
+                machine.workgroup.index,
+                machine.workgroup.id,
+            );
             let pc = machine.workgroup.waves[wave].pc;
             let stop = machine.run(1, &[], &mut events);
             each(&Replayed {
                 step,
                 previous_workgroup,
                 workgroup,
+                workgroup_id,
                 wave,
                 pc,
                 events: &events,

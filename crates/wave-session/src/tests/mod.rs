@@ -3,6 +3,7 @@ mod commands;
 mod data_movement;
 mod examples;
 mod export;
+mod export_trace;
 mod form;
 mod quiz;
 mod share;
