@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d;
 
 use super::{use_ctx, Ctx};
-use wave_session::{LaneCell, TimelineView};
+use wave_session::{mark_letter, LaneCell, TimelineView, MARK_KEY};
 
 /// Height of the event-mark row above the lanes, in CSS pixels.
 const MARK_ROW: f64 = 12.0;
@@ -97,21 +97,6 @@ fn draw_cell(
     };
     context.set_fill_style_str(colour);
     context.fill_rect(rect.0, rect.1, rect.2, rect.3);
-}
-
-fn mark_letter(mark: &str) -> &'static str {
-    match mark {
-        "diverge" => "D",
-        "reconverge" => "R",
-        "break" => "B",
-        "continue" => "C",
-        "iterate" => "I",
-        "skip" => "S",
-        "barrier" => "W",
-        "halt" => "H",
-        "else" => "E",
-        _ => "•",
-    }
 }
 
 fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
@@ -367,7 +352,7 @@ pub fn Timeline() -> impl IntoView {
                         }
                     })
                     .collect_view()}
-                <li>"D R B C I S W H: diverge, reconverge, break, continue, iterate, skip, barrier, halt"</li>
+                <li>{MARK_KEY}</li>
             </ul>
         </section>
     }

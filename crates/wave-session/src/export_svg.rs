@@ -8,20 +8,22 @@ use std::fmt::Write;
 use crate::session::Session;
 
 /// The colours of one theme.
-struct Palette {
-    background: &'static str,
-    panel: &'static str,
-    edge: &'static str,
-    text: &'static str,
-    muted: &'static str,
-    accent: &'static str,
-    current_line: &'static str,
-    active: &'static str,
-    active_soft: &'static str,
-    inactive: &'static str,
+pub(crate) struct Palette {
+    pub(crate) background: &'static str,
+    pub(crate) panel: &'static str,
+    pub(crate) edge: &'static str,
+    pub(crate) text: &'static str,
+    pub(crate) muted: &'static str,
+    pub(crate) accent: &'static str,
+    pub(crate) current_line: &'static str,
+    pub(crate) active: &'static str,
+    pub(crate) active_soft: &'static str,
+    pub(crate) inactive: &'static str,
+    /// Lanes that left a loop (the timeline's colour for them).
+    pub(crate) warning: &'static str,
 }
 
-const LIGHT: Palette = Palette {
+pub(crate) const LIGHT: Palette = Palette {
     background: "#ffffff",
     panel: "#f6f8fa",
     edge: "#d5dae2",
@@ -32,9 +34,10 @@ const LIGHT: Palette = Palette {
     active: "#0f9d58",
     active_soft: "#d5f5e3",
     inactive: "#9aa3b2",
+    warning: "#b26a00",
 };
 
-const DARK: Palette = Palette {
+pub(crate) const DARK: Palette = Palette {
     background: "#0d1016",
     panel: "#151a22",
     edge: "#2a3340",
@@ -45,11 +48,12 @@ const DARK: Palette = Palette {
     active: "#34d399",
     active_soft: "#0f3b2b",
     inactive: "#6b7586",
+    warning: "#f0b44c",
 };
 
 const WIDTH: u32 = 960;
-const MONO: &str = "DejaVu Sans Mono, Menlo, Consolas, monospace";
-const SANS: &str = "DejaVu Sans, Helvetica, Arial, sans-serif";
+pub(crate) const MONO: &str = "DejaVu Sans Mono, Menlo, Consolas, monospace";
+pub(crate) const SANS: &str = "DejaVu Sans, Helvetica, Arial, sans-serif";
 /// Source lines shown above and below the selected wave's line.
 const CONTEXT_LINES: u32 = 6;
 const LINE_HEIGHT: u32 = 18;

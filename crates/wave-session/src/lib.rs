@@ -14,6 +14,7 @@ mod embed;
 mod events;
 pub mod examples;
 mod export_svg;
+mod export_timeline;
 mod export_trace;
 mod form;
 mod lanes;
@@ -44,6 +45,7 @@ pub use data_movement::{DataMovement, LaneMove, MoveSource};
 pub use default_kernel::DEFAULT_KERNEL;
 pub use embed::{embed_code, embed_hash, split_page_hash, PageOptions};
 pub use events::EventView;
+pub use export_timeline::MAX_PICTURE_STEPS;
 pub use export_trace::{TraceExport, MAX_TRACE_STEPS};
 pub use form::{ConfigForm, Field, FormErrors, ValidLaunch};
 pub use lanes::LaneView;
@@ -64,6 +66,7 @@ pub use stats_view::{LineHeat, StatsView};
 pub use status::{RunProgress, RunState};
 pub use table_window::{Axis, Rect, TableWindow, OVERSCAN, UNMEASURED_ITEMS};
 pub use timeline::{
-    LaneCell, TimelineColumn, TimelineView, FINE_STEPS, MIN_WINDOW, REPLAYED_STEPS,
+    mark_letter, LaneCell, TimelineColumn, TimelineView, FINE_STEPS, MARK_KEY, MIN_WINDOW,
+    REPLAYED_STEPS,
 };
 pub use wave_engine::syntax::questions::QuestionKind;

@@ -218,6 +218,26 @@ pub(crate) struct ColumnCache {
 }
 
 /// Short names of the events a timeline marks.
+/// The letter the timeline draws for a column's mark (see [`TimelineColumn::mark`]).
+pub fn mark_letter(mark: &str) -> &'static str {
+    match mark {
+        "diverge" => "D",
+        "reconverge" => "R",
+        "break" => "B",
+        "continue" => "C",
+        "iterate" => "I",
+        "skip" => "S",
+        "barrier" => "W",
+        "halt" => "H",
+        "else" => "E",
+        _ => "•",
+    }
+}
+
+/// The marks' letters in words, for legends.
+pub const MARK_KEY: &str =
+    "D R B C I S W H E: diverge, reconverge, break, continue, iterate, skip, barrier, halt, else";
+
 fn mark_of(kind: EventKind) -> Option<&'static str> {
     Some(match kind {
         EventKind::Diverge { .. } => "diverge",
@@ -362,7 +382,7 @@ impl Session {
 
     /// Replays steps `first..last` one instruction at a time, building a column for each one
     /// wave `wave` ran; leaves the machine where it stood.
-    fn replay_columns(
+    pub(crate) fn replay_columns(
         &mut self,
         wave: usize,
         first: u64,

@@ -70,3 +70,61 @@ fn source_text_is_escaped() {
         "{svg}"
     );
 }
+
+#[test]
+fn a_64_lane_timeline_is_one_small_well_formed_picture_of_the_range() {
+    let mut s = lesson("break-in-if");
+    let mut form = s.form().clone();
+    form.workgroup = "64,1,1".to_string();
+    form.wave_width = "64".to_string();
+    s.set_form(form);
+    s.run_all();
+    let end = s.step_count();
+    assert!(end > 10 && end <= crate::MAX_PICTURE_STEPS, "{end}");
+    step_back_to(&mut s, end / 2);
+    let picture = s.moment_svg(false);
+    for dark in [false, true] {
+        let svg = s.timeline_svg(0, end, dark).expect("a picture");
+        assert_well_formed(&svg);
+        assert!(svg.len() < 200_000, "{} bytes", svg.len());
+        assert!(svg.contains(&format!("timeline of steps 0–{end}")));
+        assert!(svg.contains(&format!("{end} instructions of the wave")));
+        assert!(svg.contains(">lane 56</text>"), "lane labels");
+        assert!(svg.contains("<title>diverge at step"), "the event marks");
+        assert!(svg.contains(">broke out of a loop</text>"), "the legend");
+        assert!(svg.contains(">now</text>"), "where the machine stands");
+        assert!(svg.contains("<desc>") && svg.contains("Events: "), "{svg}");
+    }
+    assert_eq!(s.step_count(), end / 2, "the machine stays where it stood");
+    assert_eq!(s.moment_svg(false), picture);
+}
+
+#[test]
+fn a_timeline_range_the_picture_cannot_show_gets_a_reason() {
+    let mut s = lesson("break-in-if");
+    s.run_all();
+    let end = s.step_count();
+    let refused =
+        |s: &mut crate::Session, first, last| s.timeline_svg(first, last, false).unwrap_err();
+    assert!(refused(&mut s, 5, 5).contains("holds no step"));
+    assert!(refused(&mut s, 0, end + 1).contains(&format!("known up to step {end}")));
+    let mut long = session(
+        ".kernel long\n    mov_imm r0, 0\n    mov_imm r1, 3000\n    mov_imm r2, 1\n    loop\n        \
+         iadd r0, r0, r2\n        icmp_ge p1, r0, r1\n        break p1\n    endloop\n    halt\n.end\n",
+        1,
+        1,
+    );
+    long.run_all();
+    assert!(refused(&mut long, 0, 5000).contains("at most 4096 steps"));
+    let svg = long
+        .timeline_svg(1000, 5096, false)
+        .expect("4096 steps fit");
+    assert_well_formed(&svg);
+    assert!(svg.contains("4096 instructions of the wave"));
+}
+
+/// Goes back (by time travel) to step `target`.
+fn step_back_to(s: &mut crate::Session, target: u64) {
+    assert!(s.go_to_step(target));
+    assert_eq!(s.step_count(), target);
+}
