@@ -1,6 +1,8 @@
-//! Exports of the moment on show, as files the browser downloads: "Download SVG" and "Download
-//! PNG" (the picture is the session's, `Session::moment_svg`, in the page's current theme; the
-//! PNG is that SVG drawn by the browser at twice its size).
+//! Exports, as files the browser downloads: "Download SVG" and "Download PNG" of the moment on
+//! show (the picture is the session's, `Session::moment_svg`, in the page's current theme; the
+//! PNG is that SVG drawn by the browser at twice its size), "Download trace" (the run's events
+//! as JSON, `Session::trace_json`) and the timeline of a range of steps as SVG
+//! (`Session::timeline_svg`).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -49,6 +51,54 @@ fn moment(ctx: Ctx) -> (String, String) {
             format!("wave-{kernel}-step-{}", s.step_count()),
         )
     })
+}
+
+/// The kernel's name, for file names.
+fn kernel_name(ctx: Ctx) -> String {
+    ctx.peek(|s| s.kernel().map_or("kernel".to_string(), |k| k.name.clone()))
+}
+
+/// Downloads the events of the run so far as JSON (docs/trace-format.md).
+pub fn download_trace(ctx: Ctx) {
+    ctx.commit_source();
+    // Replaying leaves the machine where it stands: nothing on show changes.
+    let Some(export) = ctx.session.try_update_value(|s| s.trace_json()) else {
+        return;
+    };
+    let export = match export {
+        Ok(export) => export,
+        Err(reason) => {
+            ctx.notice.set(Some(reason));
+            return;
+        }
+    };
+    let name = format!(
+        "wave-{}-trace-step-{}.json",
+        kernel_name(ctx),
+        export.last_step
+    );
+    if download(&name, "application/json", &export.json).is_none() {
+        refused(ctx);
+    } else if export.first_step > 0 {
+        ctx.notice.set(Some(format!(
+            "The trace holds the last {} steps (after step {}): {} events",
+            export.last_step - export.first_step,
+            export.first_step,
+            export.events
+        )));
+    }
+}
+
+/// Downloads the timeline of steps `first..last` as an SVG picture; `Err` says why it cannot.
+pub fn download_timeline(ctx: Ctx, first: u64, last: u64) -> Result<(), String> {
+    let dark = dark_theme(ctx);
+    let svg = ctx
+        .session
+        .try_update_value(|s| s.timeline_svg(first, last, dark))
+        .ok_or_else(|| "The page is closing".to_string())??;
+    let name = format!("wave-{}-timeline-{first}-{last}.svg", kernel_name(ctx));
+    download(&name, "image/svg+xml", &svg)
+        .ok_or_else(|| "The browser refused the download".to_string())
 }
 
 fn refused(ctx: Ctx) {

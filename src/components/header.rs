@@ -1,8 +1,10 @@
-//! The header: brand, examples picker, Copy link, theme toggle, presenter mode and Help.
+//! The header: brand, examples picker, Copy link, Copy embed code, theme toggle, the Export menu,
+//! presenter mode and Help.
 
 use leptos::prelude::*;
 
 use super::examples::ExamplePicker;
+use super::export_menu::ExportMenu;
 use super::{storage_get, storage_set, use_ctx, THEME_KEY};
 
 /// The theme choices in the order the toggle cycles through them.
@@ -102,16 +104,7 @@ pub fn Header() -> impl IntoView {
                 <span aria-hidden="true" class="theme-icon">{theme_icon}</span>
                 {move || format!("Theme: {}", theme.get())}
             </button>
-            <HeaderButton
-                label="Download SVG"
-                title="A picture of this moment (code, lanes, stack, caption) for slides"
-                on_press=move || super::export::download_svg(ctx)
-            />
-            <HeaderButton
-                label="Download PNG"
-                title="The same picture as a PNG image"
-                on_press=move || super::export::download_png(ctx)
-            />
+            <ExportMenu />
             <HeaderButton
                 label="Presenter mode"
                 title="Large type and lanes for a projector (Alt+P; Escape leaves)"

@@ -10,6 +10,7 @@ pub mod editor;
 pub mod embed;
 pub mod examples;
 pub mod export;
+pub mod export_menu;
 pub mod header;
 pub mod held_height;
 pub mod help;
@@ -21,6 +22,7 @@ pub mod registers;
 pub mod stack;
 pub mod stats;
 pub mod timeline;
+pub mod timeline_picture;
 pub mod timing;
 
 use std::time::Duration;

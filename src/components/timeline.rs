@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d;
 
+use super::timeline_picture::{TimelinePictureButton, TimelinePictureForm};
 use super::{use_ctx, Ctx};
 use wave_session::{mark_letter, LaneCell, TimelineView, MARK_KEY};
 
@@ -301,6 +302,9 @@ pub fn Timeline() -> impl IntoView {
             })
         })
     };
+    let picture_open = RwSignal::new(false);
+    let picture_window =
+        Signal::derive(move || view.with(|v| v.as_ref().map(|v| (v.first, v.last))));
     view! {
         <section class="timeline" aria-labelledby="timeline-heading">
             <div class="timeline-head">
@@ -319,8 +323,10 @@ pub fn Timeline() -> impl IntoView {
                         on:click=move |_| { ctx.act(|s| s.zoom_timeline(0.0)); }>
                         "Whole run"
                     </button>
+                    <TimelinePictureButton open=picture_open />
                 </span>
             </div>
+            <TimelinePictureForm open=picture_open window=picture_window />
             <div
                 class="timeline-track"
                 role="slider"

@@ -149,3 +149,69 @@ fn an_unwritable_trace_file_is_a_clear_error() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// The trace the playground saves after running `source` to its end.
+fn playground_trace(source: &str, grid: &str, workgroup: &str, width: &str) -> String {
+    let form = wave_session::ConfigForm {
+        grid: grid.to_string(),
+        workgroup: workgroup.to_string(),
+        wave_width: width.to_string(),
+        ..wave_session::ConfigForm::default()
+    };
+    let mut session = wave_session::Session::new(source, form);
+    session.run_all();
+    session.trace_json().expect("a trace").json
+}
+
+#[test]
+fn wavesim_and_the_playground_write_the_same_trace() {
+    let looped = "\
+.kernel looped
+    mov_sr  r0, sr_thread_id_x
+    mov_imm r1, 0
+    mov_imm r2, 1
+    mov_imm r5, 2
+    loop
+        iadd r1, r1, r2
+        icmp_gt p1, r1, r0
+        break p1
+        icmp_eq p2, r1, r5
+        continue p2
+        iadd r3, r3, r2
+    endloop
+    barrier
+    halt
+.end
+";
+    let cases = [
+        ("parity", PARITY, "1,1,1", "8,1,1", "8"),
+        ("looped", looped, "2,1,1", "6,1,1", "4"),
+    ];
+    for (name, source, grid, workgroup, width) in cases {
+        let dir = scratch(&format!("same-{name}"));
+        let file = dir.join("kernel.wave");
+        let json = dir.join("trace.json");
+        std::fs::write(&file, source).unwrap();
+        let output = wavesim(&[
+            "run",
+            file.to_str().unwrap(),
+            "--grid",
+            grid,
+            "--workgroup",
+            workgroup,
+            "--wave-width",
+            width,
+            "--trace-json",
+            json.to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{name}");
+        let from_wavesim = std::fs::read_to_string(&json).unwrap();
+        let trace = Trace::parse(&from_wavesim).unwrap();
+        assert!(trace.events.len() > 5, "{name}: {from_wavesim}");
+        assert_eq!(
+            from_wavesim,
+            playground_trace(source, grid, workgroup, width),
+            "{name}"
+        );
+    }
+}
