@@ -16,7 +16,7 @@ mod harness;
 mod rng;
 
 use gen::{generate, Case};
-use harness::{first_difference, run_oracle, run_ours, Launch};
+use harness::{first_difference, run_oracle, run_ours, stats_agree, Launch};
 use wave_engine::numbers::parse_u64;
 
 const DEFAULT_CASES: u64 = 2000;
@@ -54,15 +54,23 @@ fn describe(case: &Case) -> String {
     )
 }
 
-/// Runs one generated case on both machines; `Err` carries a full reproduction report.
-fn check_case(case: &Case) -> Result<(), String> {
+/// Runs one generated case on both machines; `Err` carries a full reproduction report. `Ok`
+/// says whether every statistic was compared (no path was skipped).
+fn check_case(case: &Case) -> Result<bool, String> {
     let launch = launch_of(case);
     let oracle = run_oracle(&case.oracle_source(), &launch)
         .map_err(|error| format!("{error}\n{}", describe(case)))?;
     let ours =
         run_ours(&case.source, &launch).map_err(|error| format!("{error}\n{}", describe(case)))?;
-    match first_difference(&ours, &oracle) {
-        None => Ok(()),
+    match first_difference(&ours.memory, &oracle.memory) {
+        None if !stats_agree(&ours, &oracle) => Err(format!(
+            "the statistics differ (a path was skipped: {}):\nours     {:?}\nwave-emu {:?}\n{}",
+            ours.skipped,
+            ours.stats,
+            oracle.stats,
+            describe(case)
+        )),
+        None => Ok(!ours.skipped),
         Some((offset, mine, theirs, count)) => Err(format!(
             "device memory differs in {count} word(s); first at byte {offset:#x} ({}): \
              ours {mine:#010x}, wave-emu {theirs:#010x}\n{}",
@@ -85,18 +93,22 @@ fn random_structured_programs_match_wave_emu() {
     let cases = env_u64("WAVE_DIFF_CASES").unwrap_or(DEFAULT_CASES);
     let first = env_u64("WAVE_DIFF_SEED").unwrap_or(DEFAULT_SEED);
     let mut failures: Vec<String> = Vec::new();
+    let mut every_statistic = 0;
     for i in 0..cases {
         let case = generate(first.wrapping_add(i));
-        if let Err(report) = check_case(&case) {
-            // One line per failure as it happens; the whole report of the first at the end.
-            eprintln!(
-                "FAIL seed {:#x}: {}",
-                case.seed,
-                report.lines().next().unwrap_or("")
-            );
-            failures.push(report);
-            if failures.len() >= 20 {
-                break;
+        match check_case(&case) {
+            Ok(compared_all) => every_statistic += u64::from(compared_all),
+            Err(report) => {
+                // One line per failure as it happens; the whole report of the first at the end.
+                eprintln!(
+                    "FAIL seed {:#x}: {}",
+                    case.seed,
+                    report.lines().next().unwrap_or("")
+                );
+                failures.push(report);
+                if failures.len() >= 20 {
+                    break;
+                }
             }
         }
     }
@@ -106,6 +118,14 @@ fn random_structured_programs_match_wave_emu() {
             failures.len()
         );
     }
+    // Where no path was skipped every statistic is compared, instruction counts included (about
+    // one case in twenty-five: most programs leave some path to no lane); the guard keeps a
+    // generator change from making that comparison vanish.
+    println!("{every_statistic} of {cases} cases compared every statistic");
+    assert!(
+        every_statistic * 50 >= cases,
+        "only {every_statistic} of {cases} cases compared every statistic"
+    );
 }
 
 /// The generator must produce what it promises: programs both tools accept, with loops, ifs,
@@ -184,12 +204,19 @@ fn generator_covers_the_subset() {
 fn both(source: &str, launch: &Launch) -> Vec<u8> {
     let oracle = run_oracle(source, launch).unwrap_or_else(|e| panic!("{e}"));
     let ours = run_ours(source, launch).unwrap_or_else(|e| panic!("{e}"));
-    if let Some((offset, mine, theirs, count)) = first_difference(&ours, &oracle) {
+    if let Some((offset, mine, theirs, count)) = first_difference(&ours.memory, &oracle.memory) {
         panic!(
             "{count} word(s) differ; first at byte {offset:#x}: ours {mine:#010x}, wave-emu {theirs:#010x}"
         );
     }
-    ours
+    assert!(
+        stats_agree(&ours, &oracle),
+        "the statistics (a path was skipped: {}):\nours     {:?}\nwave-emu {:?}",
+        ours.skipped,
+        ours.stats,
+        oracle.stats
+    );
+    ours.memory
 }
 
 fn words(bytes: &[u8], at: usize, n: usize) -> Vec<u32> {
@@ -680,5 +707,54 @@ fn full_wave_fma_sends_nan_lanes_to_the_reference_rules() {
                 .count();
             assert_eq!(nan_results, expected, "case {case}, width {width}");
         }
+    }
+}
+
+#[test]
+fn statistics_count_guarded_accesses_atomics_and_halts_as_the_reference_does() {
+    // Lanes 0-2 store to device memory, the others go through local memory; lanes 0-2 add to a
+    // device counter and then halt under a guard; an if sends lane 3 one way and the rest the
+    // other (no path is left empty, so every figure must agree).
+    let source = "
+.kernel guarded
+    mov_sr r0, sr_lane_id
+    mov_imm r1, 3
+    icmp_lt p1, r0, r1
+    mov_imm r2, 4
+    imul r3, r0, r2
+    @p1 device_store_u32 r3, r0
+    @!p1 local_store_u32 r3, r0
+    @!p1 local_load_u32 r4, r3
+    mov_imm r5, 256
+    @p1 atomic_add r5, r1, .device
+    icmp_eq p2, r0, r1
+    if p2
+        device_store_u16 r3, r1
+    else
+        iadd r4, r4, r1
+    endif
+    @p1 halt
+    mov_imm r6, 128
+    iadd r7, r3, r6
+    device_store_u32 r7, r4
+    halt
+.end
+";
+    for width in [4, 8] {
+        let launch = Launch {
+            grid: [2, 1, 1],
+            workgroup: [8, 1, 1],
+            wave_width: width,
+            local_memory: 64,
+            initial_memory: vec![0; 512],
+            initial_registers: Vec::new(),
+        };
+        let oracle = run_oracle(source, &launch).unwrap_or_else(|e| panic!("{e}"));
+        let ours = run_ours(source, &launch).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!ours.skipped, "the kernel leaves no path empty");
+        assert_eq!(ours.memory, oracle.memory);
+        assert_eq!(ours.stats, oracle.stats, "width {width}");
+        assert!(ours.stats.local_loads > 0 && ours.stats.atomic_ops > ours.stats.memory_ops / 4);
+        assert!(ours.stats.divergent_branches > 0);
     }
 }

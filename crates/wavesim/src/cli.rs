@@ -103,9 +103,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "START:END")]
     pub dump_memory: Vec<String>,
 
-    /// Print execution statistics after the dumps
+    /// Print execution statistics after the dumps, in wave-emu's layout and as it counts them
     #[arg(long)]
     pub stats: bool,
+
+    /// Print the playground's own figures after that (SIMD efficiency, lane slots, stack depth)
+    #[arg(long)]
+    pub extra_stats: bool,
 
     /// Print every executed wave-instruction and its control-flow events on stderr
     #[arg(long)]

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use wave_engine::machine::Stats;
+use wave_engine::machine::{ReferenceStats, Stats};
 use wave_engine::numeric::{bf16::bf16_to_f32, fp16::f16_to_f32};
 
 use crate::spec::ValueKind;
@@ -72,8 +72,60 @@ pub fn hex_dump(data: &[u8], base: u64) -> String {
 }
 
 /// `--stats`, printed after the dumps as wave-emu does.
-pub fn stats(stats: &Stats) -> String {
-    let rows: [(&str, String); 8] = [
+/// `--stats`: the reference emulator's block, line for line, so scripts written against
+/// `wave-emu --stats` read ours.
+pub fn reference_stats(figures: &ReferenceStats) -> String {
+    let ReferenceStats {
+        instructions,
+        integer_ops,
+        float_ops,
+        memory_ops,
+        control_ops,
+        wave_ops,
+        atomic_ops,
+        device_loads,
+        device_load_bytes,
+        device_stores,
+        device_store_bytes,
+        local_loads,
+        local_load_bytes,
+        local_stores,
+        local_store_bytes,
+        barriers,
+        divergent_branches,
+        workgroups_executed,
+        waves_executed,
+    } = *figures;
+    format!(
+        "Execution Statistics:
+  Instructions executed: {instructions}
+    Integer ops:         {integer_ops}
+    Float ops:           {float_ops}
+    Memory ops:          {memory_ops}
+    Control ops:         {control_ops}
+    Wave ops:            {wave_ops}
+    Atomic ops:          {atomic_ops}
+
+  Device memory:
+    Loads:  {device_loads} ({device_load_bytes} bytes)
+    Stores: {device_stores} ({device_store_bytes} bytes)
+
+  Local memory:
+    Loads:  {local_loads} ({local_load_bytes} bytes)
+    Stores: {local_stores} ({local_store_bytes} bytes)
+
+  Barriers: {barriers}
+  Divergent branches: {divergent_branches}
+
+  Workgroups executed: {workgroups_executed}
+  Waves executed: {waves_executed}
+"
+    )
+}
+
+/// `--extra-stats`: the playground's own figures, a block of their own after the reference's.
+pub fn playground_stats(stats: &Stats) -> String {
+    let rows: [(&str, String); 6] = [
         (
             "Wave-instructions executed",
             stats.wave_instructions.to_string(),
@@ -82,17 +134,18 @@ pub fn stats(stats: &Stats) -> String {
             "Active lane-instructions",
             stats.active_lane_instructions.to_string(),
         ),
+        ("Lane slots", stats.lane_slots.to_string()),
         (
             "SIMD efficiency",
             format!("{:.1}%", stats.simd_efficiency() * 100.0),
         ),
-        ("Divergent branches", stats.divergent_branches.to_string()),
+        (
+            "Ifs with both sides taken",
+            stats.divergent_branches.to_string(),
+        ),
         ("Max stack depth", stats.max_stack_depth.to_string()),
-        ("Barriers", stats.barriers.to_string()),
-        ("Workgroups executed", stats.workgroups_executed.to_string()),
-        ("Waves executed", stats.waves_executed.to_string()),
     ];
-    let mut out = String::from("Execution Statistics:\n");
+    let mut out = String::from("Playground Statistics:\n");
     for (label, value) in rows {
         let _ = writeln!(out, "  {:<28}{value}", format!("{label}:"));
     }
@@ -141,18 +194,40 @@ mod tests {
     }
 
     #[test]
-    fn stats_show_efficiency_as_percent() {
+    fn extra_stats_show_efficiency_as_percent() {
         let counts = Stats {
             wave_instructions: 4,
             active_lane_instructions: 6,
             lane_slots: 8,
             ..Stats::default()
         };
-        let text = stats(&counts);
+        let text = playground_stats(&counts);
+        assert!(text.starts_with("Playground Statistics:\n"), "{text}");
         assert!(
             text.contains("  SIMD efficiency:            75.0%\n"),
             "{text}"
         );
         assert!(text.contains("  Wave-instructions executed: 4\n"), "{text}");
+    }
+
+    #[test]
+    fn the_reference_block_is_laid_out_line_for_line() {
+        let figures = ReferenceStats {
+            instructions: 136,
+            integer_ops: 32,
+            float_ops: 8,
+            memory_ops: 32,
+            control_ops: 64,
+            device_loads: 656,
+            device_load_bytes: 2624,
+            device_stores: 200,
+            device_store_bytes: 800,
+            divergent_branches: 2,
+            workgroups_executed: 1,
+            waves_executed: 8,
+            ..ReferenceStats::default()
+        };
+        let expected = "Execution Statistics:\n  Instructions executed: 136\n    Integer ops:         32\n    Float ops:           8\n    Memory ops:          32\n    Control ops:         64\n    Wave ops:            0\n    Atomic ops:          0\n\n  Device memory:\n    Loads:  656 (2624 bytes)\n    Stores: 200 (800 bytes)\n\n  Local memory:\n    Loads:  0 (0 bytes)\n    Stores: 0 (0 bytes)\n\n  Barriers: 0\n  Divergent branches: 2\n\n  Workgroups executed: 1\n  Waves executed: 8\n";
+        assert_eq!(reference_stats(&figures), expected);
     }
 }

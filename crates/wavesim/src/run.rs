@@ -8,7 +8,7 @@ use clap::ArgMatches;
 use wave_engine::compile;
 use wave_engine::diagnostic::{line_column, render};
 use wave_engine::machine::config::DEFAULT_LOCAL_MEMORY;
-use wave_engine::machine::{Event, LaunchConfig, Machine, Stop, Trap};
+use wave_engine::machine::{Event, LaunchConfig, Machine, ReferenceStats, Stop, Trap};
 use wave_engine::numbers;
 use wave_engine::program::Kernel;
 
@@ -138,7 +138,14 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
         }
     }
     if args.stats {
-        out.push_str(&dump::stats(machine.stats()));
+        let figures = ReferenceStats::of(machine.stats(), &kernel.code);
+        out.push_str(&dump::reference_stats(&figures));
+    }
+    if args.extra_stats {
+        if args.stats {
+            out.push('\n');
+        }
+        out.push_str(&dump::playground_stats(machine.stats()));
     }
     Ok(out)
 }

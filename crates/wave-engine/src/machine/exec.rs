@@ -12,7 +12,7 @@ use super::mma;
 use super::trap::{MemorySpace, TrapKind};
 use super::wave::{Wave, WaveStatus};
 use super::wave_ops;
-use crate::instr::{flags, Instr, Op, SpecialRegister};
+use crate::instr::{flags, Guard, Instr, Op, SpecialRegister};
 use crate::numeric::compare as cmp;
 use crate::numeric::{bf16, bitwise, convert, float, fp16, fp64, int};
 
@@ -28,6 +28,9 @@ pub struct Env<'a> {
     /// `fma` uses the CPU's fused multiply-add and full-wave loads its gathers; otherwise both
     /// take their portable paths, as in wasm.
     pub avx2_fma: Option<Avx2Fma>,
+    /// What this run adds to the machine's [`super::stats::ReferenceCounts`] (merged when the
+    /// run returns).
+    pub counts: super::stats::ReferenceCounts,
 }
 
 /// A fault raised by one instruction, before workgroup/wave/pc are attached.
@@ -352,10 +355,12 @@ pub unsafe fn step<S: EventSink + ?Sized>(
         }
         LocalAtomicAdd | LocalAtomicSub | LocalAtomicMin | LocalAtomicMax | LocalAtomicAnd
         | LocalAtomicOr | LocalAtomicXor | LocalAtomicExchange | LocalAtomicCas => {
+            env.counts.atomic_lanes += u64::from(mask.count_ones());
             memory_ops::atomic(wave, instr, mask, env.local, MemorySpace::Local)?
         }
         AtomicAdd | AtomicSub | AtomicMin | AtomicMax | AtomicAnd | AtomicOr | AtomicXor
         | AtomicExchange | AtomicCas => {
+            env.counts.atomic_lanes += u64::from(mask.count_ones());
             memory_ops::atomic(wave, instr, mask, env.device, MemorySpace::Device)?
         }
 
@@ -371,15 +376,24 @@ pub unsafe fn step<S: EventSink + ?Sized>(
         Call => {
             if mask != 0 {
                 control::exec_call(wave, instr, pc, events)?
+            } else {
+                env.counts.uncounted_control += u64::from(instr.guard != Guard::Always);
             }
         }
         Return => {
             if mask != 0 {
                 control::exec_return(wave, pc, mask, events)?
+            } else {
+                env.counts.uncounted_control += u64::from(instr.guard != Guard::Always);
             }
         }
-        Halt => control::halt_lanes(wave, mask, pc, events),
+        Halt => {
+            // The reference returns before counting a guarded halt, whatever it does.
+            env.counts.uncounted_control += u64::from(instr.guard != Guard::Always);
+            control::halt_lanes(wave, mask, pc, events)
+        }
         Barrier => {
+            env.counts.uncounted_control += u64::from(instr.guard != Guard::Always && mask == 0);
             if mask != 0 {
                 wave.status = WaveStatus::AtBarrier;
                 events.emit(super::event::Event {
@@ -450,6 +464,26 @@ pub fn is_register_only(op: Op) -> bool {
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub unsafe fn load_or_store_each(
+    waves: &mut [Wave],
+    instr: &Instr,
+    env: &mut Env,
+) -> Result<(), (usize, Fault)> {
+    // Counted before the accesses, which leave the lanes and the guard as they are.
+    let lanes = waves
+        .iter()
+        .map(|wave| u64::from((wave.active & control::guard_mask(wave, instr.guard)).count_ones()))
+        .sum();
+    env.counts.record_access(instr.op, lanes);
+    // SAFETY: this function's contract is the same.
+    unsafe { load_or_store(waves, instr, env) }
+}
+
+/// [`load_or_store_each`] without the counting.
+///
+/// # Safety
+/// As for [`load_or_store_each`].
+#[inline(always)]
+unsafe fn load_or_store(
     waves: &mut [Wave],
     instr: &Instr,
     env: &mut Env,

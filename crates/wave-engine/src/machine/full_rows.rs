@@ -223,6 +223,7 @@ mod tests {
             grid_size: [1; 3],
             num_waves: 3,
             avx2_fma: None,
+            counts: Default::default(),
         };
         for op in OPS {
             // The destination is also a source: the row must be computed whole before the store.

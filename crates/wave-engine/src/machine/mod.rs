@@ -17,6 +17,7 @@ mod lockstep;
 pub mod memory;
 mod memory_ops;
 mod mma;
+pub mod reference_stats;
 mod run_loop;
 pub mod stats;
 pub mod trap;
@@ -38,8 +39,9 @@ pub use history::{
     DEFAULT_BUDGET, PAGE_BYTES,
 };
 pub use memory::Memory;
+pub use reference_stats::ReferenceStats;
 use run_loop::Outcome;
-pub use stats::{PcStats, Stats};
+pub use stats::{PcStats, ReferenceCounts, Stats};
 pub use trap::{MemorySpace, Trap, TrapKind};
 pub use wave::{Fragment, FragmentStore, LaneState, Wave, WaveStatus};
 pub use wave_ops::{flow as wave_op_flow, is_wave_op, LaneSource, WaveOpFlow};

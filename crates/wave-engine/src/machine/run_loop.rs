@@ -105,6 +105,7 @@ impl Machine {
             grid_size: launch.grid,
             num_waves: waves.len() as u32,
             avx2_fma: *avx2_fma,
+            counts: super::stats::ReferenceCounts::default(),
         };
         let mut pass = Pass {
             slots: LaneSlots::of(waves),
@@ -164,6 +165,7 @@ impl Machine {
             }
         };
         *next_pick = pass.pick;
+        pass.stats.reference.add(&env.counts);
         let ran = pass.finish();
         match outcome {
             Ok(outcome) => (ran, outcome),
@@ -463,6 +465,9 @@ impl Pass<'_> {
                         if let Some(frame) = wave.stack.last().filter(|f| f.origin == pc) {
                             if frame.then_mask != 0 && frame.else_mask != 0 {
                                 stats.divergent_branches += 1;
+                            }
+                            if frame.else_mask != 0 {
+                                stats.reference.ifs_with_else_lanes += 1;
                             }
                         }
                     }

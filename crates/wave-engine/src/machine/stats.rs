@@ -18,6 +18,68 @@ pub struct Stats {
     /// Per instruction index (one record each, so the hot loop touches one cache line per
     /// instruction): see [`PcStats`].
     pub per_pc: Vec<PcStats>,
+    /// What the reference emulator's statistics need beyond the per-pc counts (see
+    /// [`super::reference_stats`]).
+    pub reference: ReferenceCounts,
+}
+
+/// Counts the reference emulator's statistics block is built from that the per-pc records do
+/// not give: memory traffic per lane (a guard leaves lanes out), atomic lanes, guarded control
+/// instructions it does not count, and `if`s with lanes on the else side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ReferenceCounts {
+    pub device_loads: u64,
+    pub device_load_bytes: u64,
+    pub device_stores: u64,
+    pub device_store_bytes: u64,
+    pub local_loads: u64,
+    pub local_load_bytes: u64,
+    pub local_stores: u64,
+    pub local_store_bytes: u64,
+    /// Lanes that ran an atomic (the reference counts each, besides the instruction).
+    pub atomic_lanes: u64,
+    /// Guarded `call`, `return`, `halt` and `barrier` executions the reference does not count:
+    /// every guarded `halt`, and the others when the guard leaves no lane.
+    pub uncounted_control: u64,
+    /// `if`s that sent at least one lane to the else side (the reference's "divergent branch").
+    pub ifs_with_else_lanes: u64,
+}
+
+impl ReferenceCounts {
+    /// Records a load or store of `op` by `lanes` lanes.
+    #[inline(always)]
+    pub fn record_access(&mut self, op: crate::instr::Op, lanes: u64) {
+        use crate::instr::Op::*;
+        let bytes = lanes * u64::from(super::memory_ops::access_width(op));
+        let (count, total) = match op {
+            LocalLoadU8 | LocalLoadU16 | LocalLoadU32 | LocalLoadU64 => {
+                (&mut self.local_loads, &mut self.local_load_bytes)
+            }
+            LocalStoreU8 | LocalStoreU16 | LocalStoreU32 | LocalStoreU64 => {
+                (&mut self.local_stores, &mut self.local_store_bytes)
+            }
+            DeviceLoadU8 | DeviceLoadU16 | DeviceLoadU32 | DeviceLoadU64 | DeviceLoadU128 => {
+                (&mut self.device_loads, &mut self.device_load_bytes)
+            }
+            _ => (&mut self.device_stores, &mut self.device_store_bytes),
+        };
+        *count += lanes;
+        *total += bytes;
+    }
+
+    pub fn add(&mut self, other: &ReferenceCounts) {
+        self.device_loads += other.device_loads;
+        self.device_load_bytes += other.device_load_bytes;
+        self.device_stores += other.device_stores;
+        self.device_store_bytes += other.device_store_bytes;
+        self.local_loads += other.local_loads;
+        self.local_load_bytes += other.local_load_bytes;
+        self.local_stores += other.local_stores;
+        self.local_store_bytes += other.local_store_bytes;
+        self.atomic_lanes += other.atomic_lanes;
+        self.uncounted_control += other.uncounted_control;
+        self.ifs_with_else_lanes += other.ifs_with_else_lanes;
+    }
 }
 
 /// What one instruction index did over the run.
