@@ -1,11 +1,13 @@
 //! `wavesim`: the playground's engine on the command line.
 //!
 //! `wavesim run FILE.wave` takes wave-emu's flags and prints its dump formats; `wavesim check
-//! FILE.wave` lists diagnostics. Errors go to stderr as `error: …` with exit code 1.
+//! FILE.wave` lists diagnostics. Errors go to stderr with exit code 1: `FILE:LINE:COL: error: …` with
+//! the source line for a problem at a place in the file (see `report`), else `error: …`.
 
 mod check;
 mod cli;
 mod dump;
+mod report;
 mod run;
 mod source;
 mod spec;

@@ -6,14 +6,16 @@ use std::io::Write;
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 use wave_engine::compile;
-use wave_engine::diagnostic::{line_column, render};
+use wave_engine::diagnostic::Severity;
 use wave_engine::machine::config::DEFAULT_LOCAL_MEMORY;
 use wave_engine::machine::{Event, LaunchConfig, Machine, ReferenceStats, Stop, Trap};
 use wave_engine::numbers;
 use wave_engine::program::Kernel;
+use wave_engine::Diagnostic;
 
 use crate::cli::{RunArgs, DUMP_IDS};
 use crate::dump;
+use crate::report;
 use crate::source::{self, Failure};
 use crate::spec::{self, Dump, Fill, ValueKind};
 use crate::trace::{StepState, Tracer};
@@ -35,7 +37,7 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
             .into_iter()
             .filter(|d| d.is_error())
             .collect();
-        return Err(Failure(rendered_with_file(&file, &source, &errors)));
+        return Err(located(report::diagnostics(&file, &source, &errors)));
     };
     // Warnings go to stderr as `check` prints them, so a kernel that runs is still told what
     // would not port (stdout stays the dumps alone).
@@ -46,7 +48,7 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
         .cloned()
         .collect();
     if !args.quiet && !warnings.is_empty() {
-        eprint!("{}", crate::check::format_all(&file, &source, &warnings));
+        eprint!("{}", report::diagnostics(&file, &source, &warnings));
     }
     let kernel = select_kernel(&program.kernels, args.kernel.as_deref(), &file)?;
 
@@ -285,16 +287,13 @@ fn select_kernel<'p>(
     }
 }
 
-/// The engine's rendering with the file name put in front of each `LINE:COL`.
-fn rendered_with_file(file: &str, source: &str, diagnostics: &[wave_engine::Diagnostic]) -> String {
-    let mut out = String::new();
-    for diagnostic in diagnostics {
-        let text = render(source, std::slice::from_ref(diagnostic));
-        out.push_str(&text.replacen("--> ", &format!("--> {file}:"), 1));
-    }
-    out.trim_end().to_string()
+/// A failure already in the `FILE:LINE:COL: error: …` layout (no `error: ` before it).
+fn located(text: String) -> Failure {
+    Failure(text.trim_end().to_string())
 }
 
+/// A trap as a diagnostic at the faulting instruction, naming where in the grid it happened.
+/// Running past the end of the kernel points at its last instruction.
 fn trap_failure(
     file: &str,
     source: &str,
@@ -302,7 +301,6 @@ fn trap_failure(
     machine: &Machine,
     trap: &Trap,
 ) -> Failure {
-    let span = kernel.spans.get(trap.pc as usize).copied();
     let [x, y, z] = machine.workgroup().id;
     let lane = trap
         .lane
@@ -311,22 +309,18 @@ fn trap_failure(
         "workgroup {} ({x},{y},{z}), wave {}{lane}",
         trap.workgroup, trap.wave
     );
+    let span = kernel
+        .spans
+        .get(trap.pc as usize)
+        .or_else(|| kernel.spans.last())
+        .copied();
     match span {
         Some(span) => {
-            let (line, column) = line_column(source, span.start);
-            let text = source
-                .get(span.start as usize..span.end as usize)
-                .unwrap_or("")
-                .trim();
-            Failure::new(format!(
-                "{file}:{line}:{column}: {}\n  at {place}\n  {line} | {text}",
-                trap.kind
-            ))
+            let message = format!("{}, in {place}", trap.kind);
+            let diagnostic = Diagnostic::new(Severity::Error, span, message);
+            located(report::diagnostics(file, source, &[diagnostic]))
         }
-        None => Failure::new(format!(
-            "{file}: {}\n  at {place}, pc {}",
-            trap.kind, trap.pc
-        )),
+        None => Failure::new(format!("{file}: {}, in {place}", trap.kind)),
     }
 }
 

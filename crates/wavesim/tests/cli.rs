@@ -39,11 +39,16 @@ fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()
 }
 
-/// Exit code 1 with an `error:` message and no panic.
+/// Exit code 1 with an error message and no panic: `error: …`, or `FILE:LINE:COL: error: …`
+/// for a problem at a place in the file.
 fn assert_error(output: &Output) -> String {
     let err = stderr(output);
     assert_eq!(output.status.code(), Some(1), "stderr: {err}");
-    assert!(err.starts_with("error: "), "stderr: {err}");
+    let first = err.lines().next().unwrap_or("");
+    let located = first
+        .split_once(": error: ")
+        .is_some_and(|(place, _)| place.rsplitn(3, ':').count() == 3);
+    assert!(err.starts_with("error: ") || located, "stderr: {err}");
     assert!(!err.contains("panicked"), "stderr: {err}");
     err
 }
@@ -391,8 +396,16 @@ fn run_reports_compile_errors_with_file_line_and_column() {
         ".kernel k\n    frobnicate r1\n    halt\n.end\n",
     );
     let err = assert_error(&wavesim(&["run", &file]));
-    assert!(err.contains(&format!("--> {file}:2:5")), "{err}");
-    assert!(err.contains("^^^^^^^^^^"), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "{file}:2:5: error: unknown instruction `frobnicate`\n"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(" 2 |     frobnicate r1\n   |     ^^^^^^^^^^\n"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -401,12 +414,15 @@ fn out_of_bounds_store_names_the_line_lane_and_instruction() {
     let file = write(&dir, "oob.wave", OUT_OF_BOUNDS);
     let err = assert_error(&wavesim(&["run", &file, "--dump-u32", "0:1"]));
     assert!(
-        err.starts_with(&format!("error: {file}:8:5: device memory")),
+        err.starts_with(&format!("{file}:8:5: error: device memory")),
         "{err}"
     );
     assert!(err.contains("address 0x100000"), "{err}");
     assert!(err.contains("workgroup 0 (0,0,0), wave 0, lane 2"), "{err}");
-    assert!(err.contains("8 | device_store_u32 r2, r0"), "{err}");
+    assert!(
+        err.contains(" 8 |     device_store_u32 r2, r0\n   |     ^^^^^^^^^^^^^^^^^^^^^^^"),
+        "{err}"
+    );
 
     // With more device memory the same kernel runs.
     let output = wavesim(&[
@@ -760,4 +776,42 @@ fn run_prints_the_warnings_on_stderr_and_quiet_hides_them() {
         "stderr: {}",
         stderr(&quiet)
     );
+}
+
+#[test]
+fn control_bytes_in_a_source_reach_the_terminal_escaped() {
+    let dir = scratch();
+    // An escape sequence and a NUL in a mnemonic: shown as text in the message and the line, the
+    // carets as wide as the escaped text.
+    let file = write(
+        &dir,
+        "esc.wave",
+        ".kernel k\n    \u{1b}[31m\u{0}frobnicate r1\n    halt\n.end\n",
+    );
+    let err = assert_error(&wavesim(&["run", &file]));
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{0}'), "{err:?}");
+    assert!(
+        err.contains(
+            "error: unexpected `\\x1b[31m\\x00frobnicate`\n 2 |     \\x1b[31m\\x00frobnicate r1\n   |     ^^^^^^^^^^^^^^^^^^^^^^\n"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn running_past_the_end_names_the_last_line() {
+    let dir = scratch();
+    let file = write(
+        &dir,
+        "past.wave",
+        ".kernel k\n    mov_imm r1, 1\n    nop\n.end\n",
+    );
+    let err = assert_error(&wavesim(&["run", &file, "--quiet"]));
+    assert!(
+        err.starts_with(&format!(
+            "{file}:3:5: error: ran past the end of the kernel (missing halt?), in workgroup 0"
+        )),
+        "{err}"
+    );
+    assert!(err.contains(" 3 |     nop\n   |     ^^^\n"), "{err}");
 }
