@@ -14,6 +14,7 @@ use crate::components::header::Header;
 use crate::components::help::HelpOverlay;
 use crate::components::lanes::Lanes;
 use crate::components::memory::MemoryView;
+use crate::components::open_file::{on_drag_over, on_drop};
 use crate::components::registers::Registers;
 use crate::components::stack::Stack;
 use crate::components::stats::StatsView;
@@ -143,8 +144,20 @@ pub fn App() -> impl IntoView {
         ctx.tab.set(order[next]);
     };
 
+    let dropping = RwSignal::new(false);
     view! {
-        <div class="app">
+        <div
+            class="app"
+            class:dropping=move || dropping.get()
+            on:dragover=move |event| on_drag_over(event, dropping)
+            on:dragleave=move |event: web_sys::DragEvent| {
+                // Leaving the page, not moving between its elements.
+                if event.related_target().is_none() {
+                    dropping.set(false);
+                }
+            }
+            on:drop=move |event| on_drop(ctx, event, dropping)
+        >
             {if page.embed {
                 view! { <EmbedBar /> }.into_any()
             } else {

@@ -29,6 +29,15 @@ fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     download_blob(name, &blob)
 }
 
+/// Makes the browser download `bytes` as the file `name`.
+fn download_bytes(name: &str, mime: &str, bytes: &[u8]) -> Option<()> {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).ok()?;
+    download_blob(name, &blob)
+}
+
 /// Makes the browser download `blob` as the file `name`.
 fn download_blob(name: &str, blob: &web_sys::Blob) -> Option<()> {
     let url = web_sys::Url::create_object_url_with_blob(blob).ok()?;
@@ -86,6 +95,21 @@ pub fn download_trace(ctx: Ctx) {
             export.first_step,
             export.events
         )));
+    }
+}
+
+/// Downloads the kernel as the `.wbin` binary `wave-asm` writes for it.
+pub fn download_wbin(ctx: Ctx) {
+    ctx.commit_source();
+    match ctx.peek(|s| Some(s.wbin())) {
+        Some(Ok(bytes)) => {
+            let name = format!("{}.wbin", kernel_name(ctx));
+            if download_bytes(&name, "application/octet-stream", &bytes).is_none() {
+                refused(ctx);
+            }
+        }
+        Some(Err(reason)) => ctx.notice.set(Some(reason)),
+        None => {}
     }
 }
 

@@ -1,17 +1,17 @@
 //! The header's "Export" menu: a disclosure button over the downloads (the moment as SVG or
-//! PNG, the run's trace as JSON). It closes when one is chosen, on Escape (focus back on the
+//! PNG, the run's trace as JSON, the kernel as a `.wbin` binary). It closes when one is chosen, on Escape (focus back on the
 //! button) and when focus leaves it.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::export::{download_png, download_svg, download_trace};
+use super::export::{download_png, download_svg, download_trace, download_wbin};
 use super::{use_ctx, Ctx};
 
 /// One entry: its label, its tooltip and what it does.
 type Entry = (&'static str, &'static str, fn(Ctx));
 
-const ENTRIES: [Entry; 3] = [
+const ENTRIES: [Entry; 4] = [
     (
         "Download SVG",
         "A picture of this moment (code, lanes, stack, caption) for slides",
@@ -26,6 +26,11 @@ const ENTRIES: [Entry; 3] = [
         "Download trace",
         "The control-flow events of the run so far, as JSON",
         download_trace,
+    ),
+    (
+        "Download .wbin",
+        "The kernel as the binary wave-asm writes, for wave-emu",
+        download_wbin,
     ),
 ];
 

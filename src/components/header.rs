@@ -1,10 +1,11 @@
-//! The header: brand, examples picker, Copy link, Copy embed code, theme toggle, the Export menu,
+//! The header: brand, examples picker, Open file…, Copy link, Copy embed code, theme toggle, the Export menu,
 //! presenter mode and Help.
 
 use leptos::prelude::*;
 
 use super::examples::ExamplePicker;
 use super::export_menu::ExportMenu;
+use super::open_file::OpenFileButton;
 use super::{storage_get, storage_set, use_ctx, THEME_KEY};
 
 /// The theme choices in the order the toggle cycles through them.
@@ -87,6 +88,7 @@ pub fn Header() -> impl IntoView {
             <ExamplePicker />
             <span class="header-spacer"></span>
             <span class="notice" aria-live="polite">{move || ctx.notice.get()}</span>
+            <OpenFileButton />
             <button class="btn" type="button" on:click=move |_| copy_link(ctx)>
                 "Copy link"
             </button>

@@ -17,6 +17,7 @@ pub mod help;
 pub mod lanes;
 pub mod memory;
 pub mod offline;
+pub mod open_file;
 pub mod question;
 pub mod registers;
 pub mod stack;

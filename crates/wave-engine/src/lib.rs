@@ -13,6 +13,7 @@ pub mod numeric;
 pub mod program;
 pub mod syntax;
 pub mod validate;
+pub mod wbin;
 
 pub use compile::{compile, Compiled};
 pub use diagnostic::{Diagnostic, Severity};

@@ -22,6 +22,26 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// Compile a file and print every diagnostic.
     Check(CheckArgs),
+    /// Assemble a .wave file into a .wbin binary, byte for byte as wave-asm writes it.
+    Asm(AsmArgs),
+    /// Print a .wbin binary as WAVE source.
+    Dis(DisArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct AsmArgs {
+    /// WAVE assembly source (.wave)
+    pub file: PathBuf,
+
+    /// The binary to write [default: FILE with the extension .wbin]
+    #[arg(short, long, value_name = "FILE.wbin")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct DisArgs {
+    /// A .wbin binary
+    pub file: PathBuf,
 }
 
 #[derive(Args, Debug)]

@@ -1,9 +1,11 @@
 //! `wavesim`: the playground's engine on the command line.
 //!
 //! `wavesim run FILE.wave` takes wave-emu's flags and prints its dump formats; `wavesim check
-//! FILE.wave` lists diagnostics. Errors go to stderr with exit code 1: `FILE:LINE:COL: error: …` with
-//! the source line for a problem at a place in the file (see `report`), else `error: …`.
+//! FILE.wave` lists diagnostics; `wavesim asm` and `wavesim dis` write and read `.wbin` binaries,
+//! which `run` and `check` also take. Errors go to stderr with exit code 1: `FILE:LINE:COL: error:
+//! …` with the source line for a problem at a place in the file (see `report`), else `error: …`.
 
+mod asm;
 mod check;
 mod cli;
 mod dump;
@@ -49,6 +51,11 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             })
         }
+        Command::Asm(args) => asm::assemble(args).map(|()| ExitCode::SUCCESS),
+        Command::Dis(args) => asm::disassemble(args).map(|text| {
+            print_stdout(&text);
+            ExitCode::SUCCESS
+        }),
         Command::Check(args) => check::check(args).map(|report| {
             print_stdout(&report.text);
             if report.errors > 0 {

@@ -555,6 +555,13 @@ fn garbage_files_never_panic() {
     assert_error(&wavesim(&["run", &text]));
     assert_eq!(wavesim(&["check", &text]).status.code(), Some(1));
 
+    let latin1 = write(&dir, "latin1.wave", b".kernel k\n    ; caf\xe9\n");
+    let err = assert_error(&wavesim(&["check", &latin1]));
+    assert_eq!(
+        err,
+        format!("{latin1}:2:10: error: the file is not UTF-8 text: byte 0xe9 at offset 19\n")
+    );
+
     let empty = write(&dir, "empty.wave", "");
     let err = assert_error(&wavesim(&["run", &empty]));
     assert!(err.contains("no kernel"), "{err}");
