@@ -401,6 +401,26 @@ pub fn ConfigView() -> impl IntoView {
                 />
             </div>
             <p class="override-note">{override_note}</p>
+            <div class="behaviour">
+                <button
+                    type="button"
+                    role="switch"
+                    class="btn switch"
+                    aria-checked=move || {
+                        if state.form.with(|f| f.reference_behaviour) { "true" } else { "false" }
+                    }
+                    aria-describedby="behaviour-hint"
+                    on:click=move |_| {
+                        update_form(ctx, |f| f.reference_behaviour = !f.reference_behaviour)
+                    }
+                >
+                    <span class="switch-knob" aria-hidden="true"></span>
+                    "Reference emulator behaviour"
+                </button>
+                <span id="behaviour-hint" class="hint">
+                    "Run as wave-emu 0.1.2 does, its departures from the spec included (a break inside an if revived at endif, empty paths run, halt ends the whole wave, …); the status and the events say where a step departs from the spec."
+                </span>
+            </div>
             <h4 class="subheading">"Device memory contents"</h4>
             <ol class="regions">
                 <For each=move || 0..region_count() key=|i| *i let:index>

@@ -461,6 +461,13 @@ fn trap_kind_name(kind: &TrapKind) -> &'static str {
         TrapKind::ReturnInsideConstruct => "return-inside-construct",
         TrapKind::RanOffEnd => "ran-off-end",
         TrapKind::BudgetExceeded { .. } => "budget-exceeded",
+        // Traps of `Behaviour::WaveEmu` only; fixtures run in spec mode.
+        TrapKind::ElseWithoutIf => "else-without-if",
+        TrapKind::EndIfWithoutIf => "endif-without-if",
+        TrapKind::EndLoopWithoutLoop => "endloop-without-loop",
+        TrapKind::BreakOutsideLoop => "break-outside-loop",
+        TrapKind::ContinueOutsideLoop => "continue-outside-loop",
+        TrapKind::BarrierDeadlock => "barrier-deadlock",
     }
 }
 

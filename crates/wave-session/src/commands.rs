@@ -48,6 +48,9 @@ impl Session {
                 return;
             }
         };
+        if self.form.reference_behaviour {
+            machine.set_behaviour(wave_engine::machine::Behaviour::WaveEmu);
+        }
         machine
             .device_mut()
             .bytes_mut()

@@ -29,6 +29,11 @@ pub struct ConfigForm {
     /// Wave-instructions per workgroup; 0 = no limit.
     pub max_instructions: String,
     pub regions: Vec<RegionForm>,
+    /// Run by the reference emulator's rules (`wave-emu` 0.1.2, its departures from the spec
+    /// included) instead of the spec's. Left out of links and autosaves while off, so those made
+    /// before it existed read the same.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reference_behaviour: bool,
 }
 
 impl Default for ConfigForm {
@@ -43,6 +48,7 @@ impl Default for ConfigForm {
             local_memory: DEFAULT_LOCAL_MEMORY.to_string(),
             max_instructions: DEFAULT_MAX_INSTRUCTIONS.to_string(),
             regions: Vec::new(),
+            reference_behaviour: false,
         }
     }
 }

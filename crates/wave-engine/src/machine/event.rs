@@ -1,7 +1,13 @@
 //! Control-flow events: what a view animates. The machine writes them into a caller-owned sink,
 //! so a fast run that wants none pays nothing ([`NoEvents`] compiles away).
+//!
+//! A machine in [`Behaviour::WaveEmu`](super::Behaviour) also reports where it departs from the
+//! spec ([`EventSink::depart`]), through a method of its own rather than an [`EventKind`], so
+//! that code matching every event kind keeps compiling; a sink that does not show departures
+//! leaves the method as it is and never sees them.
 
 use super::frame::FrameKind;
+use super::reference::DepartureEvent;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventKind {
@@ -75,6 +81,13 @@ pub struct Event {
 
 pub trait EventSink {
     fn emit(&mut self, event: Event);
+
+    /// A machine in [`Behaviour::WaveEmu`](super::Behaviour) did something at this step that the
+    /// spec's rule would not (see [`Departure`](super::Departure)). Ignored unless a sink
+    /// overrides it; a spec machine never calls it.
+    fn depart(&mut self, departure: DepartureEvent) {
+        let _ = departure;
+    }
 }
 
 /// Discards events; used by fast runs.
@@ -88,5 +101,22 @@ impl EventSink for NoEvents {
 impl EventSink for Vec<Event> {
     fn emit(&mut self, event: Event) {
         self.push(event);
+    }
+}
+
+/// Keeps the events and the departures of a run, in order within each.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recorded {
+    pub events: Vec<Event>,
+    pub departures: Vec<DepartureEvent>,
+}
+
+impl EventSink for Recorded {
+    fn emit(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
+    fn depart(&mut self, departure: DepartureEvent) {
+        self.departures.push(departure);
     }
 }

@@ -314,7 +314,8 @@ macro_rules! dispatch {
 }
 
 /// Executes the instruction at `wave.pc` on the wave's active lanes and advances `wave.pc`.
-/// The wave is ready with lanes active.
+/// The wave is ready. In spec mode it has lanes active; in `Behaviour::WaveEmu` (which calls this
+/// for everything but control flow) its mask may be empty, and then it changes no lane.
 /// On x86-64 always inlined: the run loop is compiled once per CPU feature level, and the lane
 /// loops in here must be compiled with it. Elsewhere (wasm) never inlined: one huge loop function
 /// is slower there (measured: 133 ms instead of 170 ms on the 256 GEMM in Node).

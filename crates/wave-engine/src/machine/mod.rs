@@ -1,6 +1,7 @@
 //! The SIMT machine: runs one kernel over a grid of workgroups, one scheduled wave-instruction at
 //! a time, and exposes everything a debugger view needs.
 
+mod behaviour;
 mod code;
 pub mod config;
 mod control;
@@ -17,6 +18,7 @@ mod lockstep;
 pub mod memory;
 mod memory_ops;
 mod mma;
+mod reference;
 pub mod reference_stats;
 mod run_loop;
 pub mod stats;
@@ -29,16 +31,18 @@ use std::fmt;
 
 use crate::program::Kernel;
 use crate::validate::KernelError;
+pub use behaviour::Behaviour;
 use code::Code;
 pub use config::{ConfigError, LaunchConfig, ResolvedLaunch};
 use cpu::Avx2Fma;
-pub use event::{Event, EventKind, EventSink, NoEvents};
+pub use event::{Event, EventKind, EventSink, NoEvents, Recorded};
 pub use frame::{Frame, FrameKind};
 pub use history::{
     windows_back, Arrival, Checkpoint, ForeignCheckpoint, History, Replayed, Sample, WaveSteps,
     DEFAULT_BUDGET, PAGE_BYTES,
 };
 pub use memory::Memory;
+pub use reference::{Departure, DepartureEvent};
 pub use reference_stats::ReferenceStats;
 use run_loop::Outcome;
 pub use stats::{PcStats, ReferenceCounts, Stats};
@@ -118,6 +122,8 @@ pub struct Machine {
     avx2_fma: Option<Avx2Fma>,
     /// This machine's identity: only its own checkpoints can be restored into it.
     origin: u64,
+    /// Whose rules the machine runs by; chosen before it runs.
+    behaviour: Behaviour,
 }
 
 impl Machine {
@@ -143,7 +149,23 @@ impl Machine {
             parked: None,
             avx2_fma: Avx2Fma::detect(),
             origin: history::next_origin(),
+            behaviour: Behaviour::Spec,
         })
+    }
+
+    /// Makes the machine run by `behaviour`'s rules ([`Behaviour::Spec`] unless this is called).
+    /// Call it before the first step: the rules of the two differ in what a wave's frames hold,
+    /// so a run is not meant to change behaviour half-way. The machine takes a new identity, so
+    /// checkpoints taken before the call cannot be restored into it.
+    pub fn set_behaviour(&mut self, behaviour: Behaviour) {
+        if behaviour != self.behaviour {
+            self.behaviour = behaviour;
+            self.origin = history::next_origin();
+        }
+    }
+
+    pub fn behaviour(&self) -> Behaviour {
+        self.behaviour
     }
 
     /// Makes the machine use its portable run loop even on a CPU for which a faster copy exists
@@ -315,6 +337,28 @@ impl Machine {
             if self.workgroup.is_done() {
                 self.finish_workgroup();
                 continue;
+            }
+            if self.behaviour == Behaviour::WaveEmu {
+                // No wave is ready and some wait at a barrier. The reference releases it only
+                // when every wave waits, halted ones included: otherwise the release never comes
+                // (D18).
+                let waves = &mut self.workgroup.waves;
+                if reference::barrier::is_complete(waves) {
+                    reference::barrier::release(waves, events);
+                    self.stats.barriers += 1;
+                    continue;
+                }
+                let wave = reference::barrier::first_waiting(waves);
+                let trap = Trap {
+                    kind: TrapKind::BarrierDeadlock,
+                    workgroup: self.workgroup.index,
+                    wave: wave as u32,
+                    lane: None,
+                    // The barrier it waits at (a waiting wave stands after it).
+                    pc: waves[wave].pc.saturating_sub(1),
+                };
+                self.state = State::Trapped(trap);
+                return Err(Stop::Trap(trap));
             }
             // Every live wave waits at a barrier; release them. (Cannot fail to release: finished
             // waves never block, so some wave is ready afterwards.)

@@ -44,6 +44,9 @@ impl Machine {
         breakpoints: &[bool],
         events: &mut dyn EventSink,
     ) -> (u64, Outcome) {
+        if self.behaviour == super::Behaviour::WaveEmu {
+            return self.reference_workgroup(max_steps, breakpoints, events);
+        }
         #[cfg(target_arch = "x86_64")]
         if self.avx2_fma.is_some() {
             // SAFETY: an `Avx2Fma` exists only when the CPU reported every feature that
@@ -458,19 +461,7 @@ impl Pass<'_> {
                 // its workgroup's waves (the invariant of `Pass`).
                 let result = unsafe { exec::step(wave, instr, env, events) };
                 if matches!(instr.op, Op::If | Op::Loop) {
-                    stats.max_stack_depth = stats.max_stack_depth.max(wave.stack.len() as u32);
-                    // An `if` whose then and else sides are both non-empty (the frame it just
-                    // pushed).
-                    if instr.op == Op::If {
-                        if let Some(frame) = wave.stack.last().filter(|f| f.origin == pc) {
-                            if frame.then_mask != 0 && frame.else_mask != 0 {
-                                stats.divergent_branches += 1;
-                            }
-                            if frame.else_mask != 0 {
-                                stats.reference.ifs_with_else_lanes += 1;
-                            }
-                        }
-                    }
+                    stats.record_frame_push(wave, instr.op, pc);
                 }
                 if let Err(error) = result {
                     // The members after this one did not run: their lanes are unchanged.

@@ -102,6 +102,30 @@ impl Stats {
         }
     }
 
+    /// After an `if` or `loop` at `pc` ran on `wave` (pushing its frame, unless it trapped): the
+    /// deepest stack so far, and for an `if`, whether its frame splits the wave into two
+    /// non-empty sides, and whether it sends any lane to the else side (the reference's
+    /// "divergent branch": `then != active && else != 0`, the same thing).
+    #[inline(always)]
+    pub(super) fn record_frame_push(
+        &mut self,
+        wave: &super::wave::Wave,
+        op: crate::instr::Op,
+        pc: u32,
+    ) {
+        self.max_stack_depth = self.max_stack_depth.max(wave.stack.len() as u32);
+        if op == crate::instr::Op::If {
+            if let Some(frame) = wave.stack.last().filter(|f| f.origin == pc) {
+                if frame.then_mask != 0 && frame.else_mask != 0 {
+                    self.divergent_branches += 1;
+                }
+                if frame.else_mask != 0 {
+                    self.reference.ifs_with_else_lanes += 1;
+                }
+            }
+        }
+    }
+
     /// Fraction of lane slots that did useful work, 0..=1 (1 when nothing ran).
     pub fn simd_efficiency(&self) -> f64 {
         if self.lane_slots == 0 {

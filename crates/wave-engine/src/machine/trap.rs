@@ -19,6 +19,21 @@ pub enum TrapKind {
     BudgetExceeded {
         limit: u64,
     },
+    /// `Behaviour::WaveEmu` only, the reference's run-time structure errors: an `else` whose
+    /// innermost frame is not an `if` ("else without matching if"), and likewise for `endif`,
+    /// `endloop`, and a `break` or `continue` with no loop frame open. Valid source reaches them
+    /// through the reference's frame rules: a `continue` inside an `if` jumps back and leaves
+    /// the `if`'s frame open, so a later `endloop` finds an `if` frame on top.
+    ElseWithoutIf,
+    EndIfWithoutIf,
+    EndLoopWithoutLoop,
+    BreakOutsideLoop,
+    ContinueOutsideLoop,
+    /// `Behaviour::WaveEmu` only: waves wait at a barrier that cannot be released, because the
+    /// reference releases a barrier only when every wave of the workgroup is at one, and a wave
+    /// has halted (D18). wave-emu reports it as "deadlock detected: … waves waiting at different
+    /// barriers".
+    BarrierDeadlock,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +88,19 @@ impl fmt::Display for TrapKind {
                     "instruction budget exceeded: {limit} wave-instructions in one workgroup"
                 )
             }
+            TrapKind::ElseWithoutIf => write!(f, "else without a matching if frame (wave-emu)"),
+            TrapKind::EndIfWithoutIf => write!(f, "endif without a matching if frame (wave-emu)"),
+            TrapKind::EndLoopWithoutLoop => {
+                write!(f, "endloop without a matching loop frame (wave-emu)")
+            }
+            TrapKind::BreakOutsideLoop => write!(f, "break with no loop frame open (wave-emu)"),
+            TrapKind::ContinueOutsideLoop => {
+                write!(f, "continue with no loop frame open (wave-emu)")
+            }
+            TrapKind::BarrierDeadlock => write!(
+                f,
+                "barrier deadlock: a wave of the workgroup has halted, so the waves waiting at a barrier are never released (wave-emu)"
+            ),
         }
     }
 }

@@ -69,6 +69,9 @@ pub struct Wave {
     pub active: u64,
     /// Lanes that belong to the workgroup (trailing lanes of a partial last wave do not).
     pub present: u64,
+    /// Lanes that ran `halt`. In spec mode they stay halted. In `Behaviour::WaveEmu` the lanes a
+    /// guarded `halt` took out are still held by the reference's frames, so an `endif`, `else`
+    /// or `endloop` may bring one back (D7), clearing its bit here.
     pub halted: u64,
     /// Predicates p0..p3 as lane bitmasks.
     pub predicates: [u64; 4],

@@ -21,10 +21,34 @@ fn d(bits: u64) -> f64 {
     f64::from_bits(bits)
 }
 
+/// The quiet bit of an f64 NaN.
+const QUIET_BIT: u64 = 0x0008_0000_0000_0000;
+/// The NaN the x86 float unit makes when no operand is NaN (∞ − ∞, 0 × ∞).
+const DEFAULT_NAN: u64 = 0xFFF8_0000_0000_0000;
+
+/// The result of a commutative operation on `a` and `b`, with the NaN the x86 float unit (and so
+/// wave-emu) gives made explicit: the first NaN operand, quieted, or the default NaN. The
+/// compiler may swap the operands of `+` and `*` (it did inside the machine's run loop, giving the
+/// second operand's NaN when both were NaN), so which NaN comes out must not be left to it; the
+/// f32 ops follow the same rule (`float::first_nan_rule`).
+#[inline(always)]
+fn first_nan_rule(a: u64, b: u64, result: f64) -> u64 {
+    let is_nan = |x: u64| x & !(1 << 63) > 0x7FF0_0000_0000_0000;
+    if !result.is_nan() {
+        result.to_bits()
+    } else if is_nan(a) {
+        a | QUIET_BIT
+    } else if is_nan(b) {
+        b | QUIET_BIT
+    } else {
+        DEFAULT_NAN
+    }
+}
+
 /// `dadd`.
 #[inline]
 pub fn dadd(a: u64, b: u64) -> u64 {
-    (d(a) + d(b)).to_bits()
+    first_nan_rule(a, b, d(a) + d(b))
 }
 
 /// `dsub`.
@@ -36,7 +60,7 @@ pub fn dsub(a: u64, b: u64) -> u64 {
 /// `dmul`.
 #[inline]
 pub fn dmul(a: u64, b: u64) -> u64 {
-    (d(a) * d(b)).to_bits()
+    first_nan_rule(a, b, d(a) * d(b))
 }
 
 /// `ddiv`: IEEE division (x/0 gives ±Inf, 0/0 gives NaN).

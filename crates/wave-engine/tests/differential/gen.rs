@@ -18,11 +18,26 @@
 //! - values on which the oracle (compiled in debug here) would panic on overflow: `ineg` of
 //!   i32::MIN, a `wave_shuffle_down` delta near 2^32.
 //!
+//! The [`Profile::WaveEmu`] programs, run on a machine in `Behaviour::WaveEmu`, add the control
+//! flow left out above (see `gen/wave_emu.rs`); everything else is generated as for the spec.
+//!
 //! Integer conversions are generated with the spec's names (`cvt_f32_i32` = i32 → f32) and
 //! renamed for the oracle, whose 0.1.2 assembler has the two pairs swapped.
 
 use super::rng::Rng;
 use std::fmt::Write;
+
+#[path = "gen/wave_emu.rs"]
+mod wave_emu;
+
+/// Which machine the programs are for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// Programs where the spec machine and wave-emu must agree (the departures left out).
+    Spec,
+    /// Programs for a machine that follows wave-emu, departures included.
+    WaveEmu,
+}
 
 /// Device memory layout (bytes).
 pub const INPUT: u32 = 0;
@@ -125,6 +140,7 @@ pub struct Case {
     pub initial_memory: Vec<u8>,
     pub initial_registers: Vec<(u8, u32)>,
     pub layout: Layout,
+    pub profile: Profile,
 }
 
 impl Case {
@@ -269,9 +285,18 @@ struct Gen {
     barriers_left: usize,
     budget: i32,
     indent: usize,
+    profile: Profile,
+    /// `Profile::WaveEmu`: inside the part of a loop body before its exit `break`, where a
+    /// `continue` still finds lanes that have not broken.
+    before_exit: bool,
 }
 
+/// A program for the spec machine.
 pub fn generate(seed: u64) -> Case {
+    generate_for(seed, Profile::Spec)
+}
+
+pub fn generate_for(seed: u64, profile: Profile) -> Case {
     let mut rng = Rng::new(seed);
     let wave_width = if rng.chance(80) {
         *rng.pick(&[1, 4, 8, 32])
@@ -330,6 +355,8 @@ pub fn generate(seed: u64) -> Case {
         out: String::new(),
         layout: layout.clone(),
         indent: 1,
+        profile,
+        before_exit: false,
     };
     // The directive forms go in the source some of the time; the launch says the rest.
     let mut config_workgroup = workgroup;
@@ -368,6 +395,7 @@ pub fn generate(seed: u64) -> Case {
         initial_memory,
         initial_registers,
         layout,
+        profile,
     }
 }
 
@@ -444,8 +472,12 @@ impl Gen {
         self.rng.below(4) as u8
     }
 
-    /// An optional `@pN`/`@!pN` guard for a plain (non-structured) instruction. Never `@p0`.
+    /// An optional `@pN`/`@!pN` guard for a plain (non-structured) instruction. Never `@p0` for
+    /// the spec profile.
     fn guard(&mut self) -> String {
+        if self.profile == Profile::WaveEmu {
+            return wave_emu::guard(self);
+        }
         if !self.rng.chance(15) {
             return String::new();
         }
@@ -574,6 +606,9 @@ impl Gen {
     }
 
     fn statement(&mut self, depth: u32, loop_depth: u32, direct_loop: bool) {
+        if self.profile == Profile::WaveEmu && wave_emu::statement(self, depth, loop_depth) {
+            return;
+        }
         let roll = self.rng.below(100);
         match roll {
             0..=29 => self.alu(),
@@ -831,6 +866,7 @@ impl Gen {
         self.indent += 1;
         self.line(&format!("iadd r{counter}, r{counter}, r2"));
         let before = self.rng.below(3) as i32;
+        let outer_before_exit = std::mem::replace(&mut self.before_exit, true);
         for _ in 0..before {
             if self.budget <= 0 {
                 break;
@@ -838,11 +874,13 @@ impl Gen {
             self.budget -= 1;
             self.statement(depth + 1, loop_depth + 1, true);
         }
+        self.before_exit = false;
         let limit = self.masked(limit_mask, &[]);
         let p = self.pred();
         self.line(&format!("icmp_gt p{p}, r{counter}, r{limit}"));
         self.line(&format!("break p{p}"));
         self.block(depth + 1, loop_depth + 1, true);
+        self.before_exit = outer_before_exit;
         self.indent -= 1;
         self.line("endloop");
     }

@@ -1,8 +1,13 @@
-//! Runs one program on wave-emu 0.1.2 and on our machine under the same launch, and compares the
-//! whole device memory afterwards, and the statistics the reference prints with `--stats`.
+//! Runs one program on wave-emu 0.1.2 and on our machine (in either behaviour) under the same
+//! launch, and gives what the tests compare: the whole device memory afterwards, how the run ended
+//! (a trap of ours named as the reference's error), and the statistics the reference prints with
+//! `--stats`.
 
 use wave_engine::compile;
-use wave_engine::machine::{LaunchConfig, Machine, NoEvents, ReferenceStats, Stop};
+use wave_engine::machine::{
+    Behaviour, EventKind, LaunchConfig, Machine, NoEvents, Recorded, ReferenceStats, Stop, TrapKind,
+};
+use wave_engine::program::Kernel;
 
 /// Wave-instructions allowed per workgroup in both machines; generated programs use far fewer.
 pub const MAX_INSTRUCTIONS: u64 = 2_000_000;
@@ -32,16 +37,22 @@ impl Ran {
     /// The figures that agree whatever was skipped: memory traffic per lane, barriers,
     /// divergent branches, workgroups and waves.
     pub fn lane_figures(&self) -> ReferenceStats {
-        ReferenceStats {
-            instructions: 0,
-            integer_ops: 0,
-            float_ops: 0,
-            memory_ops: 0,
-            control_ops: 0,
-            wave_ops: 0,
-            atomic_ops: 0,
-            ..self.stats
-        }
+        lane_figures(&self.stats)
+    }
+}
+
+/// The figures of `stats` that do not count instructions: memory traffic per lane, barriers,
+/// divergent branches, workgroups and waves.
+pub fn lane_figures(stats: &ReferenceStats) -> ReferenceStats {
+    ReferenceStats {
+        instructions: 0,
+        integer_ops: 0,
+        float_ops: 0,
+        memory_ops: 0,
+        control_ops: 0,
+        wave_ops: 0,
+        atomic_ops: 0,
+        ..*stats
     }
 }
 
@@ -80,130 +91,35 @@ fn reference_stats(stats: &wave_emu::stats::ExecutionStats) -> ReferenceStats {
 }
 
 /// Device memory and statistics after the reference emulator ran `source` (already spelled for
-/// wave-asm 0.1.2).
+/// wave-asm 0.1.2); a failed run is an error.
 pub fn run_oracle(source: &str, launch: &Launch) -> Result<Ran, String> {
-    let assembled = wave_asm::assemble(source, "case.wave")
-        .map_err(|error| format!("wave-asm rejected the program: {error:?}"))?;
-    let mut emulator = wave_emu::Emulator::new(wave_emu::EmulatorConfig {
-        grid_dim: launch.grid,
-        workgroup_dim: launch.workgroup,
-        register_count: 32,
-        local_memory_size: launch.local_memory as usize,
-        device_memory_size: launch.initial_memory.len(),
-        wave_width: launch.wave_width,
-        trace_enabled: false,
-        f64_enabled: true,
-        max_instructions: MAX_INSTRUCTIONS,
-        initial_registers: launch.initial_registers.clone(),
-    });
-    emulator
-        .load_binary(&assembled.binary)
-        .map_err(|error| format!("wave-emu could not load the binary: {error}"))?;
-    emulator
-        .load_device_memory(0, &launch.initial_memory)
-        .map_err(|error| format!("wave-emu could not load memory: {error}"))?;
-    let result = emulator
-        .run()
-        .map_err(|error| format!("wave-emu failed: {error}"))?;
-    let memory = emulator
-        .read_device_memory(0, launch.initial_memory.len())
-        .map_err(|error| format!("wave-emu could not read memory back: {error}"))?;
-    Ok(Ran {
-        memory,
-        stats: reference_stats(&result.stats),
-        skipped: false,
-    })
-}
-
-/// Device memory and the reference's statistics after our machine ran `source`.
-pub fn run_ours(source: &str, launch: &Launch) -> Result<Ran, String> {
-    let compiled = compile(source);
-    let program = compiled.program.ok_or_else(|| {
-        format!(
-            "our front end rejected the program:\n{}",
-            wave_engine::diagnostic::render(source, &compiled.diagnostics)
-        )
-    })?;
-    let kernel = program
-        .kernels
-        .first()
-        .ok_or_else(|| "the program has no kernel".to_string())?;
-    let config = LaunchConfig {
-        grid: launch.grid,
-        workgroup: launch.workgroup,
-        wave_width: launch.wave_width,
-        local_memory: launch.local_memory,
-        device_memory: launch.initial_memory.len() as u32,
-        max_instructions: MAX_INSTRUCTIONS,
-        initial_registers: launch.initial_registers.clone(),
-    };
-    let mut machine =
-        Machine::new(kernel, &config).map_err(|error| format!("launch rejected: {error}"))?;
-    machine
-        .device_mut()
-        .bytes_mut()
-        .copy_from_slice(&launch.initial_memory);
-    let mut portable =
-        Machine::new(kernel, &config).map_err(|e| format!("launch rejected: {e}"))?;
-    portable.use_portable_loop();
-    portable
-        .device_mut()
-        .bytes_mut()
-        .copy_from_slice(&launch.initial_memory);
-    let mut sliced = Machine::new(kernel, &config).map_err(|e| format!("launch rejected: {e}"))?;
-    sliced
-        .device_mut()
-        .bytes_mut()
-        .copy_from_slice(&launch.initial_memory);
-    let stop = machine.run_to_end();
-    let portable_stop = portable.run_to_end();
-    if portable_stop != stop || portable.device().bytes() != machine.device().bytes() {
-        return Err(format!(
-            "the portable run loop disagrees with the CPU's fastest one ({portable_stop:?} vs {stop:?})"
-        ));
-    }
-    // In slices whose sizes cut through lockstep stretches and groups at changing places, the
-    // machine must end exactly as in one go: same stop, memory and statistics.
-    let mut slice = 0u64;
-    let sliced_stop = loop {
-        slice = slice % 13 + 1;
-        match sliced.run(slice, &[], &mut NoEvents) {
-            Stop::SliceUsed => continue,
-            other => break other,
-        }
-    };
-    if sliced_stop != stop
-        || sliced.device().bytes() != machine.device().bytes()
-        || sliced.stats() != machine.stats()
-    {
-        return Err(format!(
-            "a run in slices of 1..13 instructions ends otherwise than one run ({sliced_stop:?} vs {stop:?}; statistics equal: {})",
-            sliced.stats() == machine.stats()
-        ));
-    }
-    match stop {
-        Stop::Finished => Ok(Ran {
-            memory: machine.device().bytes().to_vec(),
-            stats: ReferenceStats::of(machine.stats(), &kernel.code),
-            skipped: skipped_a_path(kernel, &config, &launch.initial_memory)?,
+    let ended = oracle_ending(source, launch, MAX_INSTRUCTIONS)?;
+    match ended.ending {
+        Ending::Finished(stats) => Ok(Ran {
+            memory: ended.memory,
+            stats,
+            skipped: false,
         }),
-        other => Err(format!("our machine stopped with {other:?}")),
+        Ending::Failed(failure) => Err(format!("wave-emu failed: {failure}")),
     }
 }
 
-/// Whether a run of `kernel` skips a path no lane takes (a `Skip` event).
-fn skipped_a_path(
-    kernel: &wave_engine::program::Kernel,
-    config: &LaunchConfig,
-    memory: &[u8],
-) -> Result<bool, String> {
-    let mut machine = Machine::new(kernel, config).map_err(|e| format!("launch rejected: {e}"))?;
-    machine.device_mut().bytes_mut().copy_from_slice(memory);
-    let mut events: Vec<wave_engine::machine::Event> = Vec::new();
-    machine.run(u64::MAX, &[], &mut events);
-    Ok(events
-        .iter()
-        .any(|e| matches!(e.kind, wave_engine::machine::EventKind::Skip { .. })))
+/// Device memory and the reference's statistics after our machine ran `source` in spec mode
+/// (checked against its other run loops by [`ours_ending`]); a trap is an error.
+pub fn run_ours(source: &str, launch: &Launch) -> Result<Ran, String> {
+    let kernel = compile_kernel(source)?;
+    let (ended, recorded) = ours_ending(&kernel, launch, Behaviour::Spec, MAX_INSTRUCTIONS)?;
+    match ended.ending {
+        Ending::Finished(stats) => Ok(Ran {
+            memory: ended.memory,
+            stats,
+            skipped: recorded
+                .events
+                .iter()
+                .any(|e| matches!(e.kind, EventKind::Skip { .. })),
+        }),
+        Ending::Failed(failure) => Err(format!("our machine stopped with a trap: {failure}")),
+    }
 }
 
 /// The first differing 32-bit word (byte offset, ours, oracle) and how many words differ.
@@ -225,4 +141,195 @@ pub fn first_difference(ours: &[u8], oracle: &[u8]) -> Option<(u32, u32, u32, us
         }
     }
     first.map(|(at, a, b)| (at, a, b, count))
+}
+
+/// How a run ended, in terms both machines share: finished with the reference's statistics, or
+/// failed in one of the ways [`failure_name`] names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Finished(ReferenceStats),
+    Failed(&'static str),
+}
+
+/// Device memory after a run that may have failed (the reference keeps what was written before
+/// its error), and how the run ended.
+#[derive(Clone, Debug)]
+pub struct Ended {
+    pub memory: Vec<u8>,
+    pub ending: Ending,
+}
+
+/// The name of a failure, for our traps and the reference's errors alike.
+pub fn failure_name(kind: TrapKind) -> &'static str {
+    match kind {
+        TrapKind::MemoryOutOfBounds { .. } => "memory out of bounds",
+        TrapKind::StackOverflow => "control stack overflow",
+        TrapKind::CallStackOverflow => "call stack overflow",
+        TrapKind::ReturnInsideConstruct => "return inside construct",
+        TrapKind::RanOffEnd => "ran off the end",
+        TrapKind::BudgetExceeded { .. } => "instruction limit",
+        TrapKind::ElseWithoutIf => "else without if",
+        TrapKind::EndIfWithoutIf => "endif without if",
+        TrapKind::EndLoopWithoutLoop => "endloop without loop",
+        TrapKind::BreakOutsideLoop => "break outside loop",
+        TrapKind::ContinueOutsideLoop => "continue outside loop",
+        TrapKind::BarrierDeadlock => "barrier deadlock",
+    }
+}
+
+/// The reference's error, named as [`failure_name`] names ours; `None` for an error no trap of
+/// ours stands for.
+fn reference_failure_name(error: &wave_emu::EmulatorError) -> Option<&'static str> {
+    use wave_emu::EmulatorError as E;
+    Some(match error {
+        E::MemoryOutOfBounds { .. } => "memory out of bounds",
+        E::InvalidInstruction { .. } => "ran off the end",
+        E::InstructionLimitExceeded { .. } => "instruction limit",
+        E::Deadlock { .. } => "barrier deadlock",
+        E::StackOverflow { kind } if kind == "control flow" => "control stack overflow",
+        E::StackOverflow { kind } if kind == "call" => "call stack overflow",
+        E::ControlFlowError { message } => match message.as_str() {
+            "else without matching if" => "else without if",
+            "endif without matching if" => "endif without if",
+            "endloop without matching loop" => "endloop without loop",
+            "break outside of loop" => "break outside loop",
+            "continue outside of loop" => "continue outside loop",
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Runs `source` (spelled for wave-asm 0.1.2) on the reference emulator with an instruction
+/// limit of `max_instructions` per workgroup; a failed run is an [`Ending::Failed`], with the
+/// memory as the reference left it. `Err` when the program cannot be assembled or loaded, or
+/// fails in a way we have no trap for.
+pub fn oracle_ending(
+    source: &str,
+    launch: &Launch,
+    max_instructions: u64,
+) -> Result<Ended, String> {
+    let assembled = wave_asm::assemble(source, "case.wave")
+        .map_err(|error| format!("wave-asm rejected the program: {error:?}"))?;
+    let mut emulator = wave_emu::Emulator::new(wave_emu::EmulatorConfig {
+        grid_dim: launch.grid,
+        workgroup_dim: launch.workgroup,
+        register_count: 32,
+        local_memory_size: launch.local_memory as usize,
+        device_memory_size: launch.initial_memory.len(),
+        wave_width: launch.wave_width,
+        trace_enabled: false,
+        f64_enabled: true,
+        max_instructions,
+        initial_registers: launch.initial_registers.clone(),
+    });
+    emulator
+        .load_binary(&assembled.binary)
+        .map_err(|error| format!("wave-emu could not load the binary: {error}"))?;
+    emulator
+        .load_device_memory(0, &launch.initial_memory)
+        .map_err(|error| format!("wave-emu could not load memory: {error}"))?;
+    let ending = match emulator.run() {
+        Ok(result) => Ending::Finished(reference_stats(&result.stats)),
+        Err(error) => Ending::Failed(
+            reference_failure_name(&error)
+                .ok_or_else(|| format!("wave-emu failed in a way we have no trap for: {error}"))?,
+        ),
+    };
+    let memory = emulator
+        .read_device_memory(0, launch.initial_memory.len())
+        .map_err(|error| format!("wave-emu could not read memory back: {error}"))?;
+    Ok(Ended { memory, ending })
+}
+
+/// The first kernel of `source`, or our front end's diagnostics.
+pub fn compile_kernel(source: &str) -> Result<Kernel, String> {
+    let compiled = compile(source);
+    let program = compiled.program.ok_or_else(|| {
+        format!(
+            "our front end rejected the program:\n{}",
+            wave_engine::diagnostic::render(source, &compiled.diagnostics)
+        )
+    })?;
+    program
+        .kernels
+        .into_iter()
+        .next()
+        .ok_or_else(|| "the program has no kernel".to_string())
+}
+
+/// A machine for `kernel` under `launch`, running by `behaviour`, memory loaded.
+fn machine_for(
+    kernel: &Kernel,
+    launch: &Launch,
+    behaviour: Behaviour,
+    max_instructions: u64,
+) -> Result<Machine, String> {
+    let config = LaunchConfig {
+        grid: launch.grid,
+        workgroup: launch.workgroup,
+        wave_width: launch.wave_width,
+        local_memory: launch.local_memory,
+        device_memory: launch.initial_memory.len() as u32,
+        max_instructions,
+        initial_registers: launch.initial_registers.clone(),
+    };
+    let mut machine =
+        Machine::new(kernel, &config).map_err(|error| format!("launch rejected: {error}"))?;
+    machine.set_behaviour(behaviour);
+    machine
+        .device_mut()
+        .bytes_mut()
+        .copy_from_slice(&launch.initial_memory);
+    Ok(machine)
+}
+
+/// Our run of `kernel` by `behaviour`, with its events and departures, checked against itself
+/// first: the portable run loop and a run in slices of 1..13 steps must end exactly as one run
+/// on the CPU's fastest loop (same stop, memory and statistics).
+pub fn ours_ending(
+    kernel: &Kernel,
+    launch: &Launch,
+    behaviour: Behaviour,
+    max_instructions: u64,
+) -> Result<(Ended, Recorded), String> {
+    let mut machine = machine_for(kernel, launch, behaviour, max_instructions)?;
+    let mut recorded = Recorded::default();
+    let stop = machine.run(u64::MAX, &[], &mut recorded);
+    let mut portable = machine_for(kernel, launch, behaviour, max_instructions)?;
+    portable.use_portable_loop();
+    let portable_stop = portable.run_to_end();
+    if portable_stop != stop
+        || portable.device().bytes() != machine.device().bytes()
+        || portable.stats() != machine.stats()
+    {
+        return Err(format!(
+            "{behaviour:?}: the portable run loop disagrees with the CPU's fastest one ({portable_stop:?} vs {stop:?})"
+        ));
+    }
+    let mut sliced = machine_for(kernel, launch, behaviour, max_instructions)?;
+    let mut slice = 0u64;
+    let sliced_stop = loop {
+        slice = slice % 13 + 1;
+        match sliced.run(slice, &[], &mut NoEvents) {
+            Stop::SliceUsed => continue,
+            other => break other,
+        }
+    };
+    if sliced_stop != stop
+        || sliced.device().bytes() != machine.device().bytes()
+        || sliced.stats() != machine.stats()
+    {
+        return Err(format!(
+            "{behaviour:?}: a run in slices of 1..13 steps ends otherwise than one run ({sliced_stop:?} vs {stop:?}; statistics equal: {})",
+            sliced.stats() == machine.stats()
+        ));
+    }
+    let ending = match stop {
+        Stop::Finished => Ending::Finished(ReferenceStats::of(machine.stats(), &kernel.code)),
+        Stop::Trap(trap) => Ending::Failed(failure_name(trap.kind)),
+        other => return Err(format!("{behaviour:?}: our machine stopped with {other:?}")),
+    };
+    let memory = machine.device().bytes().to_vec();
+    Ok((Ended { memory, ending }, recorded))
 }

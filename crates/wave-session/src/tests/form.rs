@@ -89,11 +89,17 @@ fn good_fields_parse_into_the_launch_configuration() {
         local_memory: "1_024".to_string(),
         max_instructions: "0".to_string(),
         regions: Vec::new(),
+        reference_behaviour: true,
     };
     s.set_form(form);
     assert!(s.form_errors().is_empty(), "{:?}", s.form_errors());
     let launch = s.launch().unwrap();
     assert_eq!(launch.kernel, "other");
+    assert_eq!(
+        s.machine().map(|m| m.behaviour()),
+        Some(wave_engine::machine::Behaviour::WaveEmu),
+        "the reference behaviour reaches the machine"
+    );
     assert_eq!(launch.config.grid, [4, 2, 1]);
     assert_eq!(launch.config.workgroup, [8, 4, 2]);
     assert_eq!(launch.config.wave_width, 16);

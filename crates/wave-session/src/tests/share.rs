@@ -276,3 +276,27 @@ fn an_autosave_keeps_the_moment_and_one_without_a_moment_opens_at_the_start() {
     assert_eq!(at_start.step_count(), 0);
     assert_eq!(at_start.state(), &crate::RunState::Ready);
 }
+
+#[test]
+fn a_link_keeps_the_reference_behaviour_and_links_without_it_read_as_spec() {
+    let mut s = lesson("break-in-if");
+    let mut form = s.form().clone();
+    form.reference_behaviour = true;
+    s.set_form(form);
+    for _ in 0..6 {
+        s.step();
+    }
+    let restored = Session::restore(&format!("#{}", s.share_state())).unwrap();
+    assert!(restored.form().reference_behaviour);
+    assert_eq!(
+        restored.machine().map(|m| m.behaviour()),
+        Some(wave_engine::machine::Behaviour::WaveEmu)
+    );
+    assert_eq!(restored.step_count(), s.step_count());
+    // Off, the field is left out: a link reads exactly as one made before it existed.
+    let plain = lesson("break-in-if").share_state();
+    let payload = with_payload(&plain, |value| {
+        assert!(value["form"].get("reference_behaviour").is_none(), "{value}");
+    });
+    assert!(!Session::restore(&format!("#{payload}")).unwrap().form().reference_behaviour);
+}
