@@ -296,7 +296,15 @@ fn a_link_keeps_the_reference_behaviour_and_links_without_it_read_as_spec() {
     // Off, the field is left out: a link reads exactly as one made before it existed.
     let plain = lesson("break-in-if").share_state();
     let payload = with_payload(&plain, |value| {
-        assert!(value["form"].get("reference_behaviour").is_none(), "{value}");
+        assert!(
+            value["form"].get("reference_behaviour").is_none(),
+            "{value}"
+        );
     });
-    assert!(!Session::restore(&format!("#{payload}")).unwrap().form().reference_behaviour);
+    assert!(
+        !Session::restore(&format!("#{payload}"))
+            .unwrap()
+            .form()
+            .reference_behaviour
+    );
 }
