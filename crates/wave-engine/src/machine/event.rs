@@ -88,6 +88,12 @@ pub trait EventSink {
     fn depart(&mut self, departure: DepartureEvent) {
         let _ = departure;
     }
+
+    /// False for a sink that drops everything ([`NoEvents`]): a hot loop holding the sink as a
+    /// `dyn EventSink` asks once, then skips the calls instead of making one per wave.
+    fn is_listening(&self) -> bool {
+        true
+    }
 }
 
 /// Discards events; used by fast runs.
@@ -96,6 +102,10 @@ pub struct NoEvents;
 impl EventSink for NoEvents {
     #[inline(always)]
     fn emit(&mut self, _event: Event) {}
+
+    fn is_listening(&self) -> bool {
+        false
+    }
 }
 
 impl EventSink for Vec<Event> {
