@@ -8,7 +8,7 @@
 //!
 //! [`Encoding::label_bytes`]: super::opcodes::Encoding::label_bytes
 
-use crate::instr::Op;
+use crate::instr::{Instr, Op};
 
 use super::opcodes::encoding_of;
 
@@ -35,6 +35,20 @@ where
         .collect()
 }
 
+/// Where `wave-emu` 0.1.2 sees instruction `index` of a kernel's `code` (`code.len()`: just past
+/// the last one): its byte offset from the start of the kernel in the binary `wave-asm` 0.1.2
+/// writes, the pc that emulator's error messages print. That older encoding spends 8 bytes on
+/// exactly the mnemonics its label table counts as 8 ([`Encoding::label_bytes`]) and 4 on every
+/// other, so the offset is the label-table count from the kernel's first instruction.
+///
+/// [`Encoding::label_bytes`]: super::opcodes::Encoding::label_bytes
+pub fn wave_emu_pc(code: &[Instr], index: u32) -> u32 {
+    code.iter()
+        .take(index as usize)
+        .map(|instr| encoding_of(instr.op).map_or(4, |encoding| encoding.label_bytes))
+        .fold(0u32, u32::wrapping_add)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +61,19 @@ mod tests {
         ]);
         assert_eq!(offsets[0], vec![0, 8, 16, 20, 28, 32]);
         assert_eq!(offsets[1], vec![32, 40, 44]);
+    }
+
+    #[test]
+    fn wave_emu_pcs_count_the_older_encoding_from_the_kernel_start() {
+        let program = crate::compile(
+            ".kernel k\n    mov_imm r1, 1\n    iadd r2, r1, r1\n    fma r3, r1, r1, r1\n    halt\n.end\n",
+        )
+        .program
+        .expect("compiles");
+        let code = &program.kernels[0].code;
+        let pcs: Vec<u32> = (0..=code.len() as u32)
+            .map(|i| wave_emu_pc(code, i))
+            .collect();
+        assert_eq!(pcs, vec![0, 8, 12, 20, 24]);
     }
 }

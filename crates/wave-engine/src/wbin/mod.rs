@@ -32,6 +32,7 @@ pub use container::{Header, Section, MAGIC};
 pub use decode::{decode, Wbin, WbinKernel};
 pub use disassemble::disassemble;
 pub use error::{AssembleError, WbinError};
+pub use labels::wave_emu_pc;
 pub use word::{Instruction, Operand};
 
 /// True when `bytes` start with the `.wbin` magic (`WAVE`): such a file is a binary, not text.
