@@ -7,7 +7,7 @@ use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
 use rand_xoshiro::SplitMix64;
 use wave_engine::machine::{LaunchConfig, Machine, Stop};
 
-const GEMM_NAIVE: &str = include_str!("../kernels/gemm_naive.wave");
+pub(crate) const GEMM_NAIVE: &str = include_str!("../kernels/gemm_naive.wave");
 const GEMM_BLOCKED: &str = include_str!("../kernels/gemm_blocked.wave");
 const DIVERGENCE: &str = include_str!("../kernels/divergence.wave");
 
@@ -82,14 +82,15 @@ fn reference_gemm(n: usize, a: &[f32], b: &[f32]) -> Vec<f32> {
     c
 }
 
-struct GemmInputs {
+pub(crate) struct GemmInputs {
     n: usize,
-    memory: Vec<u8>,
+    /// A, B, then C zeroed: the device memory both engines start from.
+    pub(crate) memory: Vec<u8>,
     expected: Vec<f32>,
 }
 
 /// `with_reference` false leaves `expected` empty (profiling runs skip the reference).
-fn gemm_inputs(n: usize, with_reference: bool) -> GemmInputs {
+pub(crate) fn gemm_inputs(n: usize, with_reference: bool) -> GemmInputs {
     let mut rng = Rng::new(0x5EED_0000 + n as u64);
     let a: Vec<f32> = (0..n * n).map(|_| rng.small_f32()).collect();
     let b: Vec<f32> = (0..n * n).map(|_| rng.small_f32()).collect();

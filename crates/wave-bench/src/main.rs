@@ -7,15 +7,25 @@
 //! engine; the best is reported), `--emu-reps N`, `--only naive|blocked|divergence`,
 //! `--wave-width N` (default 32), `--ours-only`, `--portable` (our portable loop, as wasm runs it),
 //! `--no-history` (skip the time-travel table: a run recording history, and going to steps).
+//!
+//! `cargo run --release -p wave-bench -- whole-process [--sizes 256,512] [--reps N]` times the
+//! command lines instead, `wavesim run` against `wave-emu`, each as a whole process (see
+//! `whole_process.rs`).
 
 #[cfg(not(target_arch = "wasm32"))]
 mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 mod history;
+#[cfg(not(target_arch = "wasm32"))]
+mod whole_process;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
-    bench::main()
+    if std::env::args().nth(1).as_deref() == Some("whole-process") {
+        whole_process::main()
+    } else {
+        bench::main()
+    }
 }
 
 #[cfg(target_arch = "wasm32")]

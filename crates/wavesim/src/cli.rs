@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -83,6 +83,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value = "10000000")]
     pub max_instructions: String,
 
+    /// Run by the WAVE spec, or as the reference emulator wave-emu 0.1.2 does
+    ///
+    /// With wave-emu the machine follows the reference's control flow (departures from the spec
+    /// included), its limits and its statistics, and the run prints what the `wave-emu` command
+    /// prints for the same program and flags: the dumps (the hex dump first) and --stats on
+    /// stdout, or, when the kernel traps or a fill, --arg or dump does not fit, its `Error: …`
+    /// line on stderr and exit status 1. docs/spec-departures.md lists the departures and the
+    /// few differences left.
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = Compat::Spec)]
+    pub compat: Compat,
+
     /// Do not print the front end's warnings on stderr
     #[arg(long)]
     pub quiet: bool,
@@ -139,6 +150,16 @@ pub struct RunArgs {
     /// of the playground's "Download trace"
     #[arg(long, value_name = "FILE")]
     pub trace_json: Option<PathBuf>,
+}
+
+/// The rules `run --compat` picks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Compat {
+    /// WAVE spec v0.4, the playground's machine; a trap is reported at its line
+    #[default]
+    Spec,
+    /// wave-emu 0.1.2, departures from the spec included; a trap prints wave-emu's `Error: …` line
+    WaveEmu,
 }
 
 /// Clap's ids of the dump flags (the field names), for `ArgMatches::indices_of`.

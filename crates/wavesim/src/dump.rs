@@ -1,25 +1,76 @@
 //! Output formats of the dumps and statistics, matching wave-emu's text where it has one: u32 in
 //! decimal one per line, f32 with Rust's `{:?}`, and its hex dump layout byte for byte.
+//!
+//! A large dump is most of what a run prints, so its values do not go through `core::fmt`, and
+//! it is written a piece at a time through one buffer rather than built whole first.
+
+mod f32_text;
 
 use std::fmt::Write;
+use std::io;
 
 use wave_engine::machine::{ReferenceStats, Stats};
 use wave_engine::numeric::{bf16::bf16_to_f32, fp16::f16_to_f32};
 
-use crate::spec::ValueKind;
+use crate::spec::{Dump, ValueKind};
+use f32_text::push_f32_debug;
+
+/// Bytes of device memory formatted between two writes: 4,096 values of 4 bytes, or 1,024 rows
+/// of a hex dump. The text of a whole large dump would fill megabytes of fresh memory, and each
+/// fresh page costs a fault and a zeroing; this buffer is reused, and stays in cache.
+const PIECE: usize = 1 << 14;
+
+/// Writes the dumps in order to `out`, a piece at a time.
+pub fn write_dumps<'a>(
+    out: &mut impl io::Write,
+    dumps: impl IntoIterator<Item = &'a Dump>,
+    memory: &[u8],
+) -> io::Result<()> {
+    let mut text = Vec::new();
+    for dump in dumps {
+        match *dump {
+            Dump::Values {
+                kind,
+                offset,
+                count,
+            } => {
+                let end = (offset + count * kind.size()) as usize;
+                for piece in memory[offset as usize..end].chunks(PIECE) {
+                    push_values(&mut text, kind, piece);
+                    out.write_all(&text)?;
+                    text.clear();
+                }
+            }
+            Dump::Memory { start, end } => {
+                text.extend_from_slice(memory_header(start, end).as_bytes());
+                let rows = memory[start as usize..end as usize].chunks(PIECE);
+                for (at, piece) in (start..).step_by(PIECE).zip(rows) {
+                    push_hex_dump(&mut text, piece, at);
+                    out.write_all(&text)?;
+                    text.clear();
+                }
+            }
+        }
+    }
+    Ok(())
+}
 
 /// One value per line. f16 and bf16 (absent from wave-emu 0.1.2) are widened to f32 exactly and
 /// printed like f32.
-pub fn values(kind: ValueKind, bytes: &[u8]) -> String {
-    let mut out = String::new();
+fn push_values(out: &mut Vec<u8>, kind: ValueKind, bytes: &[u8]) {
+    // Most f32 lines of a result are 9 to 12 bytes long; reserving once saves the regrowth.
+    out.reserve(bytes.len() / kind.size() as usize * 12);
     match kind {
         ValueKind::U32 | ValueKind::F32 => {
             for chunk in bytes.chunks_exact(4) {
                 let bits = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-                let _ = match kind {
-                    ValueKind::U32 => writeln!(out, "{bits}"),
-                    _ => writeln!(out, "{:?}", f32::from_bits(bits)),
-                };
+                match kind {
+                    ValueKind::U32 => {
+                        out.extend_from_slice(itoa::Buffer::new().format(bits).as_bytes())
+                    }
+                    _ => push_f32_debug(out, f32::from_bits(bits)),
+                }
+                out.push(b'\n');
             }
         }
         ValueKind::F16 | ValueKind::Bf16 => {
@@ -30,45 +81,47 @@ pub fn values(kind: ValueKind, bytes: &[u8]) -> String {
                 } else {
                     bf16_to_f32(bits)
                 };
-                let _ = writeln!(out, "{value:?}");
+                push_f32_debug(out, value);
+                out.push(b'\n');
             }
         }
     }
-    out
 }
 
 /// The header line wave-emu prints before a hex dump of `start..end`.
-pub fn memory_header(start: u64, end: u64) -> String {
+fn memory_header(start: u64, end: u64) -> String {
     format!("Device memory 0x{start:08x}-0x{end:08x}:\n")
 }
 
-/// Rows of 16 bytes: address, the bytes in two groups of eight, then the printable characters.
-pub fn hex_dump(data: &[u8], base: u64) -> String {
-    let mut out = String::new();
+/// wave-emu's hex dump: 16 bytes a row, the address, the bytes in two groups of eight, then the
+/// printable characters.
+fn push_hex_dump(out: &mut Vec<u8>, data: &[u8], base: u64) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     for (row, chunk) in data.chunks(16).enumerate() {
-        let _ = write!(out, "{:08x}: ", base + 16 * row as u64);
+        let _ = std::io::Write::write_fmt(out, format_args!("{:08x}: ", base + 16 * row as u64));
         for column in 0..16 {
             if column == 8 {
-                out.push(' ');
+                out.push(b' ');
             }
             match chunk.get(column) {
-                Some(byte) => {
-                    let _ = write!(out, "{byte:02x} ");
-                }
-                None => out.push_str("   "),
+                Some(&byte) => out.extend_from_slice(&[
+                    HEX[usize::from(byte >> 4)],
+                    HEX[usize::from(byte & 15)],
+                    b' ',
+                ]),
+                None => out.extend_from_slice(b"   "),
             }
         }
-        out.push_str(" |");
+        out.extend_from_slice(b" |");
         out.extend(chunk.iter().map(|&b| {
             if b == b' ' || b.is_ascii_graphic() {
-                b as char
+                b
             } else {
-                '.'
+                b'.'
             }
         }));
-        out.push_str("|\n");
+        out.extend_from_slice(b"|\n");
     }
-    out
 }
 
 /// `--stats`, printed after the dumps as wave-emu does.
@@ -156,6 +209,18 @@ pub fn playground_stats(stats: &Stats) -> String {
 mod tests {
     use super::*;
 
+    fn values(kind: ValueKind, bytes: &[u8]) -> String {
+        let mut out = Vec::new();
+        push_values(&mut out, kind, bytes);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn hex_dump(data: &[u8], base: u64) -> String {
+        let mut out = Vec::new();
+        push_hex_dump(&mut out, data, base);
+        String::from_utf8(out).unwrap()
+    }
+
     #[test]
     fn values_print_one_per_line() {
         let mut bytes = Vec::new();
@@ -177,6 +242,35 @@ mod tests {
             "1.0\n-2.0\n"
         );
         assert_eq!(values(ValueKind::Bf16, &[0xc0, 0x3f]), "1.5\n");
+    }
+
+    #[test]
+    fn dumps_written_in_pieces_read_as_one() {
+        let memory: Vec<u8> = (0..3 * PIECE + 100).map(|i| (i * 7 % 251) as u8).collect();
+        let dumps = [
+            Dump::Values {
+                kind: ValueKind::F32,
+                offset: 4,
+                count: (PIECE / 2) as u64 + 5,
+            },
+            Dump::Memory {
+                start: 3,
+                end: 2 * PIECE as u64 + 90,
+            },
+            Dump::Values {
+                kind: ValueKind::Bf16,
+                offset: 1,
+                count: PIECE as u64 + 3,
+            },
+        ];
+        let mut written = Vec::new();
+        write_dumps(&mut written, &dumps, &memory).unwrap();
+        let whole_memory = memory[3..2 * PIECE + 90].to_vec();
+        let expected = values(ValueKind::F32, &memory[4..4 + 4 * (PIECE / 2 + 5)])
+            + &memory_header(3, 2 * PIECE as u64 + 90)
+            + &hex_dump(&whole_memory, 3)
+            + &values(ValueKind::Bf16, &memory[1..1 + 2 * (PIECE + 3)]);
+        assert_eq!(String::from_utf8(written).unwrap(), expected);
     }
 
     #[test]

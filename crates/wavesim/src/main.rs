@@ -8,6 +8,7 @@
 mod asm;
 mod check;
 mod cli;
+mod compat;
 mod dump;
 mod report;
 mod run;

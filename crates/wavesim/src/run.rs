@@ -1,19 +1,21 @@
 //! `wavesim run FILE`: compile, configure, fill memory, run (optionally traced), then print the
-//! dumps in command-line order and the statistics.
+//! dumps in command-line order and return the statistics that follow them.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{self, Read, Write};
 
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 use wave_engine::compile;
 use wave_engine::diagnostic::Severity;
 use wave_engine::machine::config::DEFAULT_LOCAL_MEMORY;
-use wave_engine::machine::{Event, LaunchConfig, Machine, ReferenceStats, Stop, Trap};
+use wave_engine::machine::{Behaviour, Event, LaunchConfig, Machine, ReferenceStats, Stop, Trap};
 use wave_engine::numbers;
 use wave_engine::program::Kernel;
 use wave_engine::Diagnostic;
 
-use crate::cli::{RunArgs, DUMP_IDS};
+use crate::cli::{Compat, RunArgs, DUMP_IDS};
+use crate::compat;
 use crate::dump;
 use crate::report;
 use crate::source::{self, Failure};
@@ -21,7 +23,7 @@ use crate::spec::{self, Dump, Fill, ValueKind};
 use crate::trace::{StepState, Tracer};
 use wave_trace::{TraceEnd, TraceWriter};
 
-/// Everything `run` prints on stdout (dumps, then statistics).
+/// Runs the kernel and writes the dumps to stdout; returns the statistics, which follow them.
 pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
     // Specs first: a typo in a flag is reported before any work.
     let config = launch_config(args)?;
@@ -54,6 +56,10 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
 
     let mut machine = Machine::new(kernel, &config)
         .map_err(|e| Failure::new(format!("{file}: kernel `{}`: {e}", kernel.name)))?;
+    let wave_emu = args.compat == Compat::WaveEmu;
+    if wave_emu {
+        machine.set_behaviour(Behaviour::WaveEmu);
+    }
     if let Some(size) = kernel.workgroup_size {
         if matches.value_source("workgroup") == Some(ValueSource::CommandLine)
             && size != config.workgroup
@@ -67,33 +73,54 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
 
     let device_size = machine.device().len() as u64;
     for (flag, fill) in &fills {
-        let bytes = fill
+        let start = fill.offset as usize;
+        let slot = fill
             .count
             .checked_mul(4)
             .filter(|&len| fits(fill.offset, len, device_size))
-            .map(|_| fill.bytes())
+            .and_then(|len| {
+                let bytes = machine.device_mut().bytes_mut();
+                bytes.get_mut(start..start + len as usize)
+            })
             .ok_or_else(|| {
-                out_of_range(flag, fill.offset, fill.count.saturating_mul(4), device_size)
+                let len = fill.count.saturating_mul(4);
+                out_of_range(args.compat, flag, fill.offset, len, device_size)
             })?;
-        write_device(&mut machine, fill.offset, &bytes);
+        // Written in place: a fill can be most of device memory.
+        fill.write_to(slot);
     }
     for text in &args.arg {
         let (offset, path) = spec::parse_arg(text).map_err(|e| bad_spec("--arg", text, &e))?;
-        let bytes = std::fs::read(&path).map_err(|e| {
+        let unreadable = |e: io::Error| {
             Failure::new(format!("--arg {text}: cannot read {}: {e}", path.display()))
-        })?;
-        if !fits(offset, bytes.len() as u64, device_size) {
+        };
+        let file = File::open(&path).map_err(unreadable)?;
+        let slot = usize::try_from(offset)
+            .ok()
+            .and_then(|start| machine.device_mut().bytes_mut().get_mut(start..))
+            .unwrap_or_default();
+        let length = read_into(file, slot).map_err(unreadable)?;
+        if !fits(offset, length, device_size) {
             let flag = format!("--arg {text}");
-            return Err(out_of_range(&flag, offset, bytes.len() as u64, device_size));
+            return Err(out_of_range(
+                args.compat,
+                &flag,
+                offset,
+                length,
+                device_size,
+            ));
         }
-        write_device(&mut machine, offset, &bytes);
     }
-    for (flag, dump) in &dumps {
+    // wave-emu reads the dumps after the run and fails at the first that does not fit; in that
+    // mode they are checked then (`compat::dumps_to_print`).
+    let dumps_checked_now = dumps.iter().filter(|_| !wave_emu);
+    for (flag, dump) in dumps_checked_now {
         match dump.range() {
             Some((_, end)) if end <= device_size => {}
             range => {
                 let (start, end) = range.unwrap_or((0, u64::MAX));
                 return Err(out_of_range(
+                    args.compat,
                     flag,
                     start,
                     end.saturating_sub(start),
@@ -110,6 +137,9 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
     };
     match stop {
         Stop::Finished => {}
+        Stop::Trap(trap) if wave_emu => {
+            return Err(compat::trap_failure(&trap, kernel, machine.workgroup().id))
+        }
         Stop::Trap(trap) => return Err(trap_failure(&file, &source, kernel, &machine, &trap)),
         other => {
             return Err(Failure::new(format!(
@@ -118,38 +148,32 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
         }
     }
 
-    let memory = machine.device().bytes();
-    let mut out = String::new();
-    for (_, dump) in &dumps {
-        match *dump {
-            Dump::Values {
-                kind,
-                offset,
-                count,
-            } => {
-                let end = (offset + count * kind.size()) as usize;
-                out.push_str(&dump::values(kind, &memory[offset as usize..end]));
-            }
-            Dump::Memory { start, end } => {
-                out.push_str(&dump::memory_header(start, end));
-                out.push_str(&dump::hex_dump(
-                    &memory[start as usize..end as usize],
-                    start,
-                ));
-            }
-        }
+    // The dumps go out as they are formatted; the statistics are returned, for `main` to print
+    // after them. A failed write (a closed pipe: `wavesim run … | head`) ends the dumps early.
+    let (dumped, dump_failure) = if wave_emu {
+        compat::dumps_to_print(&dumps, device_size)
+    } else {
+        (dumps.iter().map(|(_, dump)| dump).collect(), None)
+    };
+    let stdout = io::stdout();
+    let mut stdout = stdout.lock();
+    let _ = dump::write_dumps(&mut stdout, dumped, machine.device().bytes())
+        .and_then(|()| stdout.flush());
+    if let Some(failure) = dump_failure {
+        return Err(failure);
     }
+    let mut statistics = String::new();
     if args.stats {
         let figures = ReferenceStats::of(machine.stats(), &kernel.code);
-        out.push_str(&dump::reference_stats(&figures));
+        statistics.push_str(&dump::reference_stats(&figures));
     }
     if args.extra_stats {
         if args.stats {
-            out.push('\n');
+            statistics.push('\n');
         }
-        out.push_str(&dump::playground_stats(machine.stats()));
+        statistics.push_str(&dump::playground_stats(machine.stats()));
     }
-    Ok(out)
+    Ok(statistics)
 }
 
 fn bad_spec(flag: &str, text: &str, reason: &str) -> Failure {
@@ -160,23 +184,32 @@ fn fits(offset: u64, len: u64, size: u64) -> bool {
     offset.checked_add(len).is_some_and(|end| end <= size)
 }
 
-fn out_of_range(flag: &str, offset: u64, len: u64, size: u64) -> Failure {
+/// `len` bytes at `offset` for `flag` do not fit in device memory of `size` bytes. wave-emu
+/// names the offset, the first byte it checks.
+fn out_of_range(compat: Compat, flag: &str, offset: u64, len: u64, size: u64) -> Failure {
+    if compat == Compat::WaveEmu {
+        return compat::out_of_bounds(offset);
+    }
     Failure::new(format!(
         "{flag}: {len} bytes at offset {offset:#x} do not fit in device memory of {size} bytes \
          (raise --device-memory?)"
     ))
 }
 
-/// Copies bytes whose range was checked by the caller.
-fn write_device(machine: &mut Machine, offset: u64, bytes: &[u8]) {
-    let start = offset as usize;
-    if let Some(slot) = machine
-        .device_mut()
-        .bytes_mut()
-        .get_mut(start..start + bytes.len())
-    {
-        slot.copy_from_slice(bytes);
+/// Reads `file` into `slot` from its start, straight into place (an input can be most of device
+/// memory), and returns the file's length: more than `slot.len()` when it does not fit, the rest
+/// then counted but not kept.
+fn read_into(mut file: File, slot: &mut [u8]) -> io::Result<u64> {
+    let mut filled = 0;
+    while filled < slot.len() {
+        match file.read(&mut slot[filled..]) {
+            Ok(0) => return Ok(filled as u64),
+            Ok(read) => filled += read,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
     }
+    Ok(filled as u64 + io::copy(&mut file, &mut io::sink())?)
 }
 
 fn launch_config(args: &RunArgs) -> Result<LaunchConfig, Failure> {

@@ -43,14 +43,15 @@ pub struct Fill {
 }
 
 impl Fill {
-    /// Bytes written: 4 per element.
-    pub fn bytes(&self) -> Vec<u8> {
-        let count = self.count as usize;
+    /// Writes the fill into `slot`, 4 bytes per element (`slot` is `count * 4` bytes long).
+    pub fn write_to(&self, slot: &mut [u8]) {
         match self.scale {
-            None => vec![0; count * 4],
-            Some(scale) => (0..count)
-                .flat_map(|i| (i as f32 * scale).to_le_bytes())
-                .collect(),
+            None => slot.fill(0),
+            Some(scale) => {
+                for (i, element) in slot.chunks_exact_mut(4).enumerate() {
+                    element.copy_from_slice(&(i as f32 * scale).to_le_bytes());
+                }
+            }
         }
     }
 }
@@ -191,15 +192,19 @@ mod tests {
 
     #[test]
     fn fills_follow_wave_emu_shapes() {
+        let written = |fill: &Fill| {
+            let mut slot = vec![0xaa; fill.count as usize * 4];
+            fill.write_to(&mut slot);
+            slot
+        };
         let zero = parse_fill_zero("0x10:u32:3").unwrap();
         assert_eq!(zero.offset, 16);
-        assert_eq!(zero.bytes(), vec![0; 12]);
+        assert_eq!(written(&zero), vec![0; 12]);
         assert!(parse_fill_zero("0:u32").is_err());
         assert!(parse_fill_zero("0:u32:3:1").is_err());
 
         let iota = parse_fill_iota("0:f32:3:0.5").unwrap();
-        let values: Vec<f32> = iota
-            .bytes()
+        let values: Vec<f32> = written(&iota)
             .chunks(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
