@@ -9,7 +9,7 @@ use super::held_height::HeldHeight;
 use super::question::{QuestionPanel, QuestionsSwitch};
 use super::timeline::Timeline;
 use super::{target_value, use_ctx, Ctx, AUTOPLAY_SPEEDS};
-use wave_session::{RunState, Session};
+use wave_session::{RunState, Session, DEPARTURE_LABEL};
 
 /// F5 run/continue, F10 step, Shift+F5 reset, Ctrl+Enter run, Escape closes help; moving
 /// through time: Shift+F10 step back, F9 step over, Shift+F9 step out, F8 / Shift+F8 next /
@@ -122,14 +122,22 @@ pub fn Controls() -> impl IntoView {
     let can_step_back = move || !ctx.running.get() && ctx.with(|s| s.can_step_back());
     let status = move || ctx.with(|s| s.status_text());
     let state_class = move || {
-        ctx.with(|s| match s.state() {
-            RunState::SourceErrors(_) | RunState::ConfigErrors | RunState::Trapped(_) => {
-                "status bad"
+        ctx.with(|s| {
+            let state = match s.state() {
+                RunState::SourceErrors(_) | RunState::ConfigErrors | RunState::Trapped(_) => {
+                    "status bad"
+                }
+                RunState::Running => "status running",
+                RunState::Finished => "status done",
+                RunState::Paused { .. } => "status paused",
+                RunState::Ready => "status",
+            };
+            // The words say it too (`status_text`); the border marks it at a glance.
+            if s.departed() && *s.state() != RunState::Running {
+                format!("{state} departs")
+            } else {
+                state.to_string()
             }
-            RunState::Running => "status running",
-            RunState::Finished => "status done",
-            RunState::Paused { .. } => "status paused",
-            RunState::Ready => "status",
         })
     };
     // Memos: the pickers' option lists are rebuilt only when these change, not on every step.
@@ -348,7 +356,23 @@ pub fn Controls() -> impl IntoView {
                 {move || {
                     ctx.with(|s| s.last_events())
                         .into_iter()
-                        .map(|e| view! { <li class=format!("event event-{}", e.kind)>{e.text}</li> })
+                        .map(|e| {
+                            let class = format!("event event-{}", e.kind);
+                            match e.departure {
+                                // Marked by its words as well as its colour.
+                                Some(departure) => {
+                                    view! {
+                                        <li class=format!("{class} departure-{departure}")>
+                                            <span class="departure-label">{DEPARTURE_LABEL}</span>
+                                            " "
+                                            {e.text}
+                                        </li>
+                                    }
+                                        .into_any()
+                                }
+                                None => view! { <li class=class>{e.text}</li> }.into_any(),
+                            }
+                        })
                         .collect_view()
                 }}
             </ul>

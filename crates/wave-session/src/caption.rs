@@ -3,11 +3,13 @@
 //! stack depth 1").
 //!
 //! It is built from what the views already keep for a step (the selected wave before the
-//! command, the command's events, the machine now), so time travel, which rebuilds those,
-//! shows the same words a step first showed.
+//! command, the command's events and departures from the spec, the machine now), so time
+//! travel, which rebuilds those, shows the same words a step first showed.
 
 use wave_engine::instr::{Instr, Op};
-use wave_engine::machine::{EventKind, FrameKind, LaneSource, Wave, WaveOpFlow, WaveStatus};
+use wave_engine::machine::{
+    Behaviour, DepartureEvent, EventKind, FrameKind, LaneSource, Wave, WaveOpFlow, WaveStatus,
+};
 
 use crate::session::Session;
 use crate::stack::lanes_text;
@@ -55,6 +57,14 @@ fn count_phrase(mask: u64) -> String {
     match mask.count_ones() {
         1 => "1 lane".to_string(),
         n => format!("{n} lanes"),
+    }
+}
+
+/// "1 event", "3 departures".
+fn plural(count: usize, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
     }
 }
 
@@ -122,6 +132,7 @@ impl Session {
         let happened = Happened {
             kinds: self
                 .last_events
+                .events
                 .iter()
                 .filter(|e| e.wave == self.selection.wave || e.kind == EventKind::BarrierRelease)
                 .map(|e| (e.kind, e.mask))
@@ -131,6 +142,16 @@ impl Session {
             Some(trap) => trap,
             None => self.instruction_sentence(&instr, wave, width, &happened),
         };
+        for departure in self.selected_departures() {
+            let lanes = match departure.mask {
+                0 => String::new(),
+                mask => format!(" for {}", lanes_phrase(mask, width)),
+            };
+            sentence.push_str(&format!(
+                "; this departs from the spec{lanes}: {}",
+                departure.departure.sentence()
+            ));
+        }
         if happened.has(EventKind::WaveDone) {
             sentence.push_str("; the wave is finished");
         }
@@ -170,6 +191,15 @@ impl Session {
         Some(format!("trapped: {}{lane}; the run stops here", trap.kind))
     }
 
+    /// The selected wave's departures from the spec in the last command.
+    fn selected_departures(&self) -> impl Iterator<Item = &DepartureEvent> {
+        self.last_events
+            .departures
+            .iter()
+            .map(|(_, departure)| departure)
+            .filter(|d| d.wave == self.selection.wave)
+    }
+
     fn many_steps_caption(&self, wave: &Wave, width: u32) -> String {
         let ran = self.step_count().saturating_sub(self.before.step);
         let where_now = match self.current_line() {
@@ -183,13 +213,21 @@ impl Session {
         };
         let events = self
             .last_events
+            .events
             .iter()
             .filter(|e| e.wave == self.selection.wave)
             .count();
-        let events = match events {
-            0 => String::new(),
-            1 => " (1 event below)".to_string(),
-            n => format!(" ({n} events below)"),
+        let events = match (events, self.selected_departures().count()) {
+            (0, 0) => String::new(),
+            (events, 0) => format!(" ({} below)", plural(events, "event")),
+            (0, departures) => {
+                format!(" ({} from the spec below)", plural(departures, "departure"))
+            }
+            (events, departures) => format!(
+                " ({} and {} from the spec below)",
+                plural(events, "event"),
+                plural(departures, "departure")
+            ),
         };
         if ran == 0 || self.before.step > self.step_count() {
             return format!("Step {}: {where_now}.", self.step_count());
@@ -424,6 +462,11 @@ impl Session {
     /// The short form: which lanes ran the instruction and what changed.
     fn lanes_ran(&self, instr: &Instr, wave: &Wave, width: u32) -> String {
         let before = self.before.active;
+        let behaviour = self
+            .machine
+            .as_ref()
+            .map_or(Behaviour::Spec, |m| m.behaviour());
+        let instr = &crate::commands::as_run(behaviour, instr);
         let ran = match instr.guard.predicate() {
             Some((p, negate)) => {
                 let held = if negate {

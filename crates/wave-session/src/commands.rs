@@ -1,7 +1,8 @@
 //! Execution commands: reset, step, time-sliced run, pause, run to a line, breakpoints,
 //! selection, and re-running to a step count.
 
-use wave_engine::machine::{wave_op_flow, Machine, NoEvents, Stop, WaveStatus};
+use wave_engine::instr::{Guard, Instr};
+use wave_engine::machine::{wave_op_flow, Behaviour, Machine, NoEvents, Stop, WaveStatus};
 use wave_engine::program::Kernel;
 
 use crate::session::{Selection, Session, Snapshot};
@@ -13,6 +14,19 @@ use crate::time_travel::Landing;
 pub(crate) const STEP_LIMIT: u64 = 1 << 24;
 /// Slice size for runs that do not need to yield (run_to_step, select_workgroup, run_all).
 const BIG_SLICE: u64 = 1 << 22;
+
+/// `instr` with the guard a machine of `behaviour` runs it under: the reference emulator reads
+/// `@p0` as no guard (departure D9, reported as `Departure::P0Unconditional`) and runs the
+/// instruction on every active lane; any other guard, and every guard in spec mode, stays.
+pub(crate) fn as_run(behaviour: Behaviour, instr: &Instr) -> Instr {
+    match (behaviour, instr.guard) {
+        (Behaviour::WaveEmu, Guard::P0) => Instr {
+            guard: Guard::Always,
+            ..*instr
+        },
+        _ => *instr,
+    }
+}
 
 impl Session {
     /// Back to the start: a fresh machine with the configured memory, nothing executed. Does
@@ -469,7 +483,7 @@ impl Session {
             flow: kernel
                 .and_then(|k| k.code.get(wave.pc as usize))
                 .filter(|_| wave.status != WaveStatus::Done)
-                .and_then(|instr| wave_op_flow(wave, instr)),
+                .and_then(|instr| wave_op_flow(wave, &as_run(machine.behaviour(), instr))),
         }
     }
 

@@ -45,7 +45,7 @@ pub use check::Check;
 pub use data_movement::{DataMovement, LaneMove, MoveSource};
 pub use default_kernel::DEFAULT_KERNEL;
 pub use embed::{embed_code, embed_hash, split_page_hash, PageOptions};
-pub use events::EventView;
+pub use events::{EventView, DEPARTURE_LABEL};
 pub use export_timeline::MAX_PICTURE_STEPS;
 pub use export_trace::{TraceExport, MAX_TRACE_STEPS};
 pub use form::{ConfigForm, Field, FormErrors, ValidLaunch};
@@ -65,7 +65,7 @@ pub use source_view::{
 };
 pub use stack::{FrameView, MaskRow};
 pub use stats_view::{LineHeat, StatsView};
-pub use status::{RunProgress, RunState};
+pub use status::{RunProgress, RunState, DEPARTS_NOTE};
 pub use table_window::{Axis, Rect, TableWindow, OVERSCAN, UNMEASURED_ITEMS};
 pub use timeline::{
     mark_letter, LaneCell, TimelineColumn, TimelineView, FINE_STEPS, MARK_KEY, MIN_WINDOW,

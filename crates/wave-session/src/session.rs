@@ -4,12 +4,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use wave_engine::compile::CompileJob;
-use wave_engine::machine::{Event, History, Machine, WaveOpFlow};
+use wave_engine::machine::{History, Machine, WaveOpFlow};
 use wave_engine::program::{Kernel, Program};
 use wave_engine::syntax::questions::Question;
 use wave_engine::{compile, Compiled, Diagnostic};
 
 use crate::check::{self, Check};
+use crate::events::StepEvents;
 use crate::examples::{self, Example};
 use crate::form::{ConfigForm, FormErrors, ValidLaunch};
 use crate::registers;
@@ -85,7 +86,8 @@ pub struct Session {
     /// `run_to_line`'s target line; cleared when reached or paused.
     pub(crate) run_target: Option<u32>,
     pub(crate) selection: Selection,
-    pub(crate) last_events: Vec<Event>,
+    /// The events of the command on show, and its departures from the spec among them.
+    pub(crate) last_events: StepEvents,
     pub(crate) before: Snapshot,
     /// The command on show ran exactly one instruction of the selected wave (the one at
     /// `before.pc`): the caption describes that instruction.
@@ -164,7 +166,7 @@ impl Session {
             breakpoints: BTreeSet::new(),
             run_target: None,
             selection: Selection::default(),
-            last_events: Vec::new(),
+            last_events: StepEvents::default(),
             before: Snapshot::default(),
             single_step: false,
             used_registers: Vec::new(),

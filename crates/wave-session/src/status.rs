@@ -4,6 +4,9 @@ use wave_engine::machine::{Trap, TrapKind};
 
 use crate::session::Session;
 
+/// What the status adds when the last command departed from the spec.
+pub const DEPARTS_NOTE: &str = " · departs from the spec (wave-emu behaviour)";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunState {
     /// The source has this many errors: nothing can run.
@@ -70,8 +73,20 @@ impl Session {
     }
 
     /// "ready", "paused at line 7", "running…", "finished after 1234 wave-instructions",
-    /// "trapped: <message> at line 9 (lane 2)", "instruction budget exceeded at line 12".
+    /// "trapped: <message> at line 9 (lane 2)", "instruction budget exceeded at line 12"; after
+    /// a command that did something the spec would not (a machine with the reference
+    /// emulator's behaviour), followed by [`DEPARTS_NOTE`], e.g. "paused at line 9 · departs
+    /// from the spec (wave-emu behaviour)".
     pub fn status_text(&self) -> String {
+        let text = self.state_text();
+        if self.departed() && self.state != RunState::Running {
+            format!("{text}{DEPARTS_NOTE}")
+        } else {
+            text
+        }
+    }
+
+    fn state_text(&self) -> String {
         match self.state {
             RunState::SourceErrors(n) => {
                 let s = if n == 1 { "" } else { "s" };

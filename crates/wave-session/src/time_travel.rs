@@ -9,8 +9,7 @@
 
 use wave_engine::instr::Op;
 use wave_engine::machine::{
-    windows_back, Arrival, Event, EventKind, History, Machine, Replayed, Stop, WaveStatus,
-    DEFAULT_BUDGET,
+    windows_back, Arrival, EventKind, History, Machine, Replayed, Stop, WaveStatus, DEFAULT_BUDGET,
 };
 
 use crate::commands::STEP_LIMIT;
@@ -18,7 +17,8 @@ use crate::session::Session;
 use crate::share::Moment;
 use crate::status::{RunProgress, RunState};
 
-/// Events kept on show after a move that ran many instructions (the latest ones).
+/// Events kept on show after a move that ran many instructions (the latest ones), and as many
+/// departures from the spec among them.
 pub(crate) const MAX_SHOWN_EVENTS: usize = 200;
 
 /// Where a forward command that ended at some step began, and whether it showed its events.
@@ -219,7 +219,7 @@ impl Session {
                     let steps = target - machine.step_count();
                     machine.run(steps, &[], &mut self.last_events);
                     machine.finish_if_done();
-                    keep_latest(&mut self.last_events);
+                    self.last_events.keep_latest(MAX_SHOWN_EVENTS);
                 }
                 history.go_to(machine, target, u64::MAX);
             }
@@ -354,7 +354,7 @@ impl Session {
             stop = machine.step_wave(motion.wave, STEP_LIMIT, &mut self.last_events);
             machine.finish_if_done();
             history.record(machine);
-            let new_events = &self.last_events[seen..];
+            let new_events = &self.last_events.events[seen..];
             let wave = (machine.workgroup().index == motion.workgroup)
                 .then(|| machine.workgroup().waves.get(motion.wave))
                 .flatten()
@@ -387,8 +387,10 @@ impl Session {
                 done = true;
                 at_breakpoint = true;
             }
-            if self.last_events.len() > 2 * MAX_SHOWN_EVENTS {
-                keep_latest(&mut self.last_events);
+            if self.last_events.len() > 2 * MAX_SHOWN_EVENTS
+                || self.last_events.departures.len() > 2 * MAX_SHOWN_EVENTS
+            {
+                self.last_events.keep_latest(MAX_SHOWN_EVENTS);
             }
             if done {
                 break;
@@ -397,7 +399,7 @@ impl Session {
         if !done {
             return RunProgress::Running;
         }
-        keep_latest(&mut self.last_events);
+        self.last_events.keep_latest(MAX_SHOWN_EVENTS);
         self.motion = None;
         let end = self.step_count();
         self.landings.insert(
@@ -558,6 +560,11 @@ impl Session {
         self.state = RunState::Paused {
             at_breakpoint: false,
         };
+        // The moment's wave is selected before arriving, so that the views show what its last
+        // step showed (its caption, events and departures from the spec), as going to the step
+        // in the session the moment came from does.
+        self.select_wave(moment.wave);
+        self.select_lane(moment.lane);
         self.go_to_step(moment.steps);
         // A trap that executes nothing happens on the attempt after the last counted step.
         if moment.trapped && self.state.can_run() {
@@ -565,7 +572,6 @@ impl Session {
         }
         self.select_wave(moment.wave);
         self.select_lane(moment.lane);
-        self.before = self.snapshot();
         self.travel_note = None;
         match self.state {
             RunState::Finished => RunProgress::Finished,
@@ -581,12 +587,5 @@ impl Session {
         while self.opening.is_some() {
             self.run_slice(u64::MAX);
         }
-    }
-}
-
-/// Drops all but the latest [`MAX_SHOWN_EVENTS`] events.
-fn keep_latest(events: &mut Vec<Event>) {
-    if events.len() > MAX_SHOWN_EVENTS {
-        events.drain(..events.len() - MAX_SHOWN_EVENTS);
     }
 }

@@ -1,6 +1,7 @@
 mod captions;
 mod commands;
 mod data_movement;
+mod departures;
 mod examples;
 mod export;
 mod export_trace;
