@@ -212,18 +212,6 @@ mod tests {
         );
     }
 
-    /// SplitMix64, for bit patterns that cover every exponent.
-    fn random_bits(count: usize) -> impl Iterator<Item = u32> {
-        let mut state = 0x0123_4567_89ab_cdefu64;
-        (0..count).map(move |_| {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) as u32
-        })
-    }
-
     #[test]
     fn special_values_and_each_layout() {
         let cases: [(f32, &str); 20] = [
@@ -250,13 +238,6 @@ mod tests {
         ];
         for (value, expected) in cases {
             assert_eq!(text(value), expected, "{value:?}");
-        }
-    }
-
-    #[test]
-    fn random_bit_patterns_are_written_as_debug_writes_them() {
-        for bits in random_bits(200_000) {
-            assert_as_debug(f32::from_bits(bits));
         }
     }
 
