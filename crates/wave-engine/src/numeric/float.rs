@@ -233,11 +233,6 @@ fn fma_result(bits: u32) -> u32 {
     }
 }
 
-/// f64 bits below an f32 mantissa, and the pattern of an f32 midpoint in them (the bit just below
-/// the f32 mantissa set, all lower bits clear).
-const BELOW_F32: u64 = (1 << 29) - 1;
-const F32_MIDPOINT: u64 = 1 << 28;
-
 /// Exactly-rounded f32 fused multiply-add without an fma instruction.
 ///
 /// The product of two f32 values is exact in f64 (24 + 24 significant bits < 53). The f64 sum
@@ -247,24 +242,20 @@ const F32_MIDPOINT: u64 = 1 << 28;
 /// conversion is the single correct rounding. Infinities and NaNs skip the correction (their TwoSum
 /// error is NaN).
 ///
-/// Most sums need no correction at all: the two roundings can only disagree when the f64 sum lands
-/// exactly on a midpoint between two f32 values (rounding is monotonic and every such midpoint is
-/// an f64), so a sum in the normal f32 range that is not on a midpoint is converted directly.
+/// Straight-line code on purpose: with no branch, the machine's loop over a wave's lanes
+/// vectorises (two f64 lanes per 128-bit wasm SIMD operation). Skipping the correction when the
+/// sum is not on an f32 midpoint would be right too, but the branch keeps the loop scalar.
 #[inline]
 pub fn fma_by_round_to_odd(a: u32, b: u32, c: u32) -> u32 {
     let product = f(a) as f64 * f(b) as f64;
     let addend = f(c) as f64;
     let sum = product + addend;
-    if sum.to_bits() & BELOW_F32 != F32_MIDPOINT && sum.abs() >= f32::MIN_POSITIVE as f64 {
-        return (sum as f32).to_bits();
-    }
     let addend_part = sum - product;
     let error = (product - (sum - addend_part)) + (addend - addend_part);
     let bits = sum.to_bits();
     // A non-zero finite error with an even last bit: step one ulp towards the exact value.
     let inexact_even = error != 0.0 && error.is_finite() && bits & 1 == 0;
     let towards_larger_magnitude = (error > 0.0) == (sum > 0.0);
-    // Branch-free: the condition is data-dependent and mispredicts on real data.
     let direction = if towards_larger_magnitude { 1 } else { -1 };
     let adjusted = bits.wrapping_add_signed(direction * inexact_even as i64);
     (f64::from_bits(adjusted) as f32).to_bits()
