@@ -29,7 +29,8 @@
 //   node scripts/bench-browser.mjs --only steps --trace /tmp/steps.json   # where a step's time goes
 //   node scripts/bench-browser.mjs --runs 9 --steps 100 --json
 //   node scripts/bench-browser.mjs --only steps --pause 300   # steps at teaching speed
-// Options: --runs N (GEMM runs, default 7), --steps N (measured steps, default 50),
+// Options: --gemm ID (the GEMM example to run: gemm, 256 × 256, the default, or gemm-512),
+//          --runs N (GEMM runs, default 7), --steps N (measured steps, default 50),
 //          --width N (wave width for the steps, default 64), --lesson ID (default break-in-if),
 //          --dist DIR (default dist), --build, --json (machine-readable output only),
 //          --only gemm|steps|travel (one part only; travel: the GEMM example run, then
@@ -59,7 +60,7 @@ import { median, ms, percentile } from './lib/stats.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-  const options = { goes: 30, runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false };
+  const options = { gemm: 'gemm', goes: 30, runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -68,6 +69,7 @@ function parseArgs(argv) {
       return v;
     };
     switch (arg) {
+      case '--gemm': options.gemm = value(); break;
       case '--runs': options.runs = Number(value()); break;
       case '--steps': options.steps = Number(value()); break;
       case '--goes': options.goes = Number(value()); break;
@@ -82,12 +84,13 @@ function parseArgs(argv) {
       case '--height': options.height = Number(value()); break;
       case '--input-deferral': options.inputDeferral = true; break;
       case '-h': case '--help':
-        console.log('usage: node scripts/bench-browser.mjs [--build] [--runs N] [--steps N] [--goes N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps|travel] [--trace FILE] [--pause MS] [--height PX] [--input-deferral]');
+        console.log('usage: node scripts/bench-browser.mjs [--build] [--gemm gemm|gemm-512] [--runs N] [--steps N] [--goes N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps|travel] [--trace FILE] [--pause MS] [--height PX] [--input-deferral]');
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${arg}`);
     }
   }
+  if (!['gemm', 'gemm-512'].includes(options.gemm)) throw new Error('--gemm takes gemm or gemm-512');
   if (options.only !== null && !['gemm', 'steps', 'travel'].includes(options.only)) throw new Error('--only takes gemm, steps or travel');
   for (const key of ['goes', 'runs', 'steps', 'width', 'height']) {
     if (!Number.isInteger(options[key]) || options[key] < 1) throw new Error(`--${key} must be a positive integer`);
@@ -155,9 +158,9 @@ async function pace(page, render, pause) {
   }, [render, pause], { polling: 'raf' });
 }
 
-async function benchGemm(page, baseUrl, runs) {
+async function benchGemm(page, baseUrl, runs, example) {
   await page.goto(baseUrl);
-  await page.getByRole('combobox', { name: 'Examples' }).selectOption('gemm');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption(example);
   await page.getByRole('status').filter({ hasText: /^ready$/ }).waitFor();
   const results = [];
   for (let i = 0; i < runs; i++) {
@@ -462,10 +465,11 @@ function reportTravel(lines, travel) {
   lines.push('');
 }
 
-function reportGemm(lines, gemm) {
+function reportGemm(lines, gemm, example) {
   const cold = gemm[0];
   const warm = gemm.length > 1 ? gemm.slice(1) : gemm;
-  lines.push(`GEMM example (256×256, ${cold.steps} wave-instructions), ${gemm.length} runs (the first is cold; best and median over the others):`);
+  const size = example === 'gemm-512' ? '512×512' : '256×256';
+  lines.push(`GEMM example \`${example}\` (${size}, ${cold.steps} wave-instructions), ${gemm.length} runs (the first is cold; best and median over the others):`);
   lines.push('');
   lines.push('| GEMM run | cold | best | median |');
   lines.push('|---|---:|---:|---:|');
@@ -534,7 +538,7 @@ function report(options, chromiumVersion, gemm, step, travel) {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   lines.push(`Headless Chromium ${chromiumVersion}, ${os.cpus().length} cores (${cpu}), ${new Date().toISOString().slice(0, 10)}`);
   lines.push('');
-  if (gemm) reportGemm(lines, gemm);
+  if (gemm) reportGemm(lines, gemm, options.gemm);
   if (step) reportSteps(lines, options, step);
   if (travel) reportTravel(lines, travel);
   return lines.join('\n');
@@ -572,7 +576,7 @@ async function main() {
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     const part = (name) => options.only === null || options.only === name;
-    const gemm = part('gemm') ? await benchGemm(page, url, options.runs) : null;
+    const gemm = part('gemm') ? await benchGemm(page, url, options.runs, options.gemm) : null;
     const step = part('steps') ? await benchSteps(page, url, options) : null;
     const travel = part('travel') ? await benchTravel(page, url, options) : null;
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);

@@ -1,12 +1,16 @@
-//! A full-size, register-blocked f32 GEMM with generated inputs and a result check.
+//! Full-size, register-blocked f32 GEMMs (256 × 256 and 512 × 512) with generated inputs and a
+//! result check.
 
 use super::Example;
 use crate::check::Check;
 use crate::form::ConfigForm;
 use crate::regions::{ElemType, RegionForm, RegionKind};
 
-/// Matrix size of the example (N × N).
+/// Matrix size of the smaller example, "gemm" (N × N).
 pub const GEMM_N: u32 = 256;
+
+/// Matrix size of the larger example, "gemm-512": the size the engine's speed is measured at.
+pub const GEMM_512_N: u32 = 512;
 
 /// The kernel: each thread of a 16 × 16 workgroup owns a 4 × 4 block of C in r16..r31 and walks
 /// k four at a time, loading a 4 × 4 block of A (rows) and of B (k-rows) with 16-byte loads and
@@ -97,9 +101,9 @@ fn gemm_source() -> String {
     s
 }
 
-fn random_matrix(offset: u32, seed: u32) -> RegionForm {
+fn random_matrix(n: u32, offset: u32, seed: u32) -> RegionForm {
     RegionForm {
-        count: (GEMM_N * GEMM_N).to_string(),
+        count: (n * n).to_string(),
         seed: seed.to_string(),
         low: "-1".to_string(),
         high: "1".to_string(),
@@ -107,30 +111,59 @@ fn random_matrix(offset: u32, seed: u32) -> RegionForm {
     }
 }
 
+/// The 256 × 256 example ("gemm").
 pub fn gemm_example() -> Example {
-    let matrix = GEMM_N * GEMM_N * 4;
+    gemm_of_size(
+        "gemm",
+        GEMM_N,
+        "Register-blocked GEMM (256 × 256)",
+        "A full-size f32 matrix multiply: 16 workgroups of 256 threads, each thread computing a \
+         4 × 4 block of C from 16-byte loads and 64 fused multiply-adds per step. A and B are \
+         seeded random matrices; when the run finishes, the playground recomputes C in Rust and \
+         reports the largest difference. (Try wave width 64 in Launch: the same result from \
+         half the wave-instructions.)",
+    )
+}
+
+/// The same kernel at 512 × 512 ("gemm-512"): 5.5 million wave-instructions.
+pub fn gemm_512_example() -> Example {
+    gemm_of_size(
+        "gemm-512",
+        GEMM_512_N,
+        "Register-blocked GEMM (512 × 512)",
+        "The register-blocked matrix multiply at 512 × 512: 64 workgroups of 256 threads, 134 \
+         million fused multiply-adds in 5.5 million wave-instructions, run by the engine in \
+         your browser. A and B are seeded random matrices; when the run finishes, the \
+         playground recomputes C in Rust, a slice at a time, and reports the largest \
+         difference.",
+    )
+}
+
+fn gemm_of_size(
+    id: &'static str,
+    n: u32,
+    title: &'static str,
+    explanation: &'static str,
+) -> Example {
+    let matrix = n * n * 4;
     let (a, b, c) = (0, matrix, 2 * matrix);
-    let blocks = GEMM_N / 64;
+    let blocks = n / 64;
     Example {
-        id: "gemm",
+        id,
         topic: super::FULL_SIZE,
-        title: "Register-blocked GEMM (256 × 256)",
-        explanation: "A full-size f32 matrix multiply: 16 workgroups of 256 threads, each thread \
-                      computing a 4 × 4 block of C from 16-byte loads and 64 fused multiply-adds \
-                      per step. A and B are seeded random matrices; when the run finishes, the \
-                      playground recomputes C in Rust and reports the largest difference. (Try \
-                      wave width 64 in Launch: the same result from half the wave-instructions.)",
+        title,
+        explanation,
         source: gemm_source(),
         form: ConfigForm {
             grid: format!("{blocks},{blocks},1"),
             workgroup: "16,16,1".to_string(),
             wave_width: "32".to_string(),
-            initial_registers: format!("r0={GEMM_N}, r1={a}, r2={b}, r3={c}"),
+            initial_registers: format!("r0={n}, r1={a}, r2={b}, r3={c}"),
             device_memory: (3 * matrix).to_string(),
-            regions: vec![random_matrix(a, 1), random_matrix(b, 2)],
+            regions: vec![random_matrix(n, a, 1), random_matrix(n, b, 2)],
             ..ConfigForm::default()
         },
         expected: Vec::new(),
-        check: Some(Check::Gemm { n: GEMM_N, a, b, c }),
+        check: Some(Check::Gemm { n, a, b, c }),
     }
 }

@@ -7,7 +7,7 @@ mod lessons;
 use crate::check::Check;
 use crate::form::ConfigForm;
 
-pub use gemm::{gemm_example, GEMM_N};
+pub use gemm::{gemm_512_example, gemm_example, GEMM_512_N, GEMM_N};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Example {
@@ -63,6 +63,7 @@ pub fn next_lesson(id: &str) -> Option<Example> {
 pub fn examples() -> Vec<Example> {
     let mut all = lessons::lessons();
     all.push(gemm_example());
+    all.push(gemm_512_example());
     all.sort_by_key(|e| TOPICS.iter().position(|t| *t == e.topic));
     all
 }

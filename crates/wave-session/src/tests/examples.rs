@@ -96,6 +96,22 @@ fn gemm_example_matches_the_rust_reference_exactly() {
 }
 
 #[test]
+fn gemm_512_example_matches_the_rust_reference_exactly() {
+    let example = crate::examples::example("gemm-512").unwrap();
+    assert_eq!(example.form.grid, "8,8,1");
+    let mut session = Session::from_example(&example);
+    assert_eq!(session.run_all(), RunProgress::Finished);
+    assert_eq!(
+        session.check_report(),
+        Some("GEMM check: max error 0 over 262144 values")
+    );
+    assert_eq!(
+        session.machine().unwrap().stats().wave_instructions,
+        5_456_384
+    );
+}
+
+#[test]
 fn a_finished_run_leaves_its_check_to_compute_in_small_parts() {
     use crate::{Check, ElemType, RegionForm, RegionKind};
     // A 2 × 2 "GEMM" whose C is already in memory: the kernel only halts.
