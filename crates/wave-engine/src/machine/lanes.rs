@@ -145,13 +145,13 @@ pub fn map4(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32,
 /// guard holds. A single instruction on a group of waves is a run of one.
 ///
 /// With `hardware` (x86-64 with AVX2 and FMA, detected once per machine) full 32- and 64-lane
-/// waves take 8 lanes per `vfmadd`, the run's operands checked once; otherwise (wasm, or a machine
-/// told to use its portable loop) the f64 round-to-odd path computes the same bits. Either way one
-/// pass computes every lane, and only a NaN result sends the instruction to the per-lane NaN rules.
+/// waves take 8 lanes per `vfmadd`, the run's operands checked once, and only a NaN result sends
+/// the instruction to the per-lane NaN rules. Otherwise (wasm, or a machine told to use its
+/// portable loop) a vectorised pass in f64 computes the lanes it can vouch for and the per-lane
+/// rules the few others ([`fma_rows_portable`]): the same bits either way.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
 pub fn fma_run(waves: &mut [Wave], run: &[Instr], hardware: Option<Avx2Fma>) {
-    use crate::numeric::float;
     #[cfg(target_arch = "x86_64")]
     if hardware.is_some() {
         // SAFETY: an `Avx2Fma` exists only on CPUs with AVX2 and FMA (`Avx2Fma::detect`).
@@ -163,10 +163,51 @@ pub fn fma_run(waves: &mut [Wave], run: &[Instr], hardware: Option<Avx2Fma>) {
     for wave in waves {
         for instr in run {
             let mask = wave.active & super::control::guard_mask(wave, instr.guard);
-            if !fma_rows_without_nan(wave, instr, mask, float::fma_by_round_to_odd) {
+            if !fma_rows_portable(wave, instr, mask) {
                 fma_by_lane_rules(wave, instr, mask);
             }
         }
+    }
+}
+
+/// `fma` on one wave without a fused multiply-add instruction: a vectorised pass of
+/// [`float::fma_twice_rounded`](crate::numeric::float::fma_twice_rounded) over every lane, then
+/// the exact per-lane [`float::fma`](crate::numeric::float::fma) for the few lanes it refused or
+/// whose result is NaN. `false` (nothing stored) for immediate operands, which the caller's
+/// per-lane rules read.
+#[inline(always)]
+fn fma_rows_portable(wave: &mut Wave, instr: &Instr, mask: u64) -> bool {
+    use crate::numeric::float;
+    #[inline(always)]
+    fn lanes<const N: usize>(wave: &mut Wave, instr: &Instr, mask: u64) {
+        let [a, b, c] = [instr.a, instr.b, instr.c].map(|r| &wave.registers[r as usize]);
+        let mut results = [0u32; N];
+        let mut settled = [true; N];
+        let mut all_settled = true;
+        for lane in 0..N {
+            let result = float::fma_twice_rounded(a[lane], b[lane], c[lane]);
+            let bits = result.unwrap_or(0);
+            let ok = result.is_some() && bits & 0x7FFF_FFFF <= 0x7F80_0000;
+            results[lane] = bits;
+            settled[lane] = ok;
+            all_settled &= ok;
+        }
+        if !all_settled {
+            for lane in (0..N).filter(|&lane| !settled[lane]) {
+                results[lane] = float::fma(a[lane], b[lane], c[lane]);
+            }
+        }
+        store(wave, instr.dst, mask, &results);
+    }
+    if instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) != 0 {
+        false
+    } else {
+        if wave.width <= 32 {
+            lanes::<32>(wave, instr, mask);
+        } else {
+            lanes::<MAX_LANES>(wave, instr, mask);
+        }
+        true
     }
 }
 
@@ -274,6 +315,7 @@ fn fma_by_lane_rules(wave: &mut Wave, instr: &Instr, mask: u64) {
 /// lane means a NaN input or an invalid product (∞ × 0); then nothing is stored and `false` asks
 /// for the per-lane rules of [`crate::numeric::float::fma`] (which NaN comes out). Otherwise the
 /// results are stored. Operands given as immediates also answer `false`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn fma_rows_without_nan(
     wave: &mut Wave,
@@ -477,8 +519,9 @@ mod tests {
             imm: 0,
             target: 0,
         };
-        let software = float::fma_by_round_to_odd;
-        // Without the NaN lanes the single pass stores; with them it asks for the per-lane rules.
+        // On x86-64 the hardware path keeps this single-pass helper; there the round-to-odd
+        // software stores without the NaN lanes and asks for the per-lane rules with them.
+        #[cfg(target_arch = "x86_64")]
         for (count, expect_single_pass) in [(4, true), (6, false)] {
             let mut wave = Wave::new(0, count as u32, count as u32, 8);
             for (lane, operands) in lanes.iter().take(count).enumerate() {
@@ -487,7 +530,8 @@ mod tests {
                 }
             }
             let mask = lanes_mask(count as u32);
-            let single_pass = fma_rows_without_nan(&mut wave, &instr, mask, software);
+            let single_pass =
+                fma_rows_without_nan(&mut wave, &instr, mask, float::fma_by_round_to_odd);
             assert_eq!(single_pass, expect_single_pass);
             if !single_pass {
                 map3(&mut wave, &instr, mask, float::fma);
@@ -497,6 +541,38 @@ mod tests {
                     wave.register(4, lane as u32),
                     float::fma(*a, *b, *c),
                     "lane {lane}"
+                );
+            }
+        }
+        // The portable pass (every target without the hardware path): the same bits on every
+        // lane, the NaN lanes and those rounding twice would spoil included. The (1 + 2^-k) ×
+        // (1 + 2^-(24-k)) + tiny lanes land on an f32 midpoint in f64, which the twice-rounded
+        // pass must hand to the exact rules.
+        let mut operands: Vec<[u32; 3]> = lanes.to_vec();
+        for k in 1..24 {
+            let a = 1.0 + (-(k as f32)).exp2();
+            let b = 1.0 + (-(24 - k) as f32).exp2();
+            for tiny in [-60, -75] {
+                let c = (tiny as f32).exp2();
+                operands.push([a.to_bits(), b.to_bits(), c.to_bits()]);
+                operands.push([a.to_bits(), b.to_bits(), (-c).to_bits()]);
+            }
+        }
+        operands.push([0x0080_0001, 0x3F00_0000, 0x0000_0000]);
+        for chunk in operands.chunks(32) {
+            let width = chunk.len() as u32;
+            let mut wave = Wave::new(0, width, width, 8);
+            for (lane, lane_operands) in chunk.iter().enumerate() {
+                for (register, &bits) in [1u8, 2, 3].iter().zip(lane_operands) {
+                    wave.set_register(*register, lane as u32, bits);
+                }
+            }
+            assert!(fma_rows_portable(&mut wave, &instr, lanes_mask(width)));
+            for (lane, [a, b, c]) in chunk.iter().enumerate() {
+                assert_eq!(
+                    wave.register(4, lane as u32),
+                    float::fma(*a, *b, *c),
+                    "fma({a:#x}, {b:#x}, {c:#x})"
                 );
             }
         }

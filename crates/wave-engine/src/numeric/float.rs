@@ -233,6 +233,31 @@ fn fma_result(bits: u32) -> u32 {
     }
 }
 
+/// f64 bits below an f32 mantissa, and the pattern of an f32 midpoint in them (the bit just below
+/// the f32 mantissa set, all lower bits clear).
+const BELOW_F32: u64 = (1 << 29) - 1;
+const F32_MIDPOINT: u64 = 1 << 28;
+
+/// `a × b + c` rounded to f64 and then to f32 when that is surely the single correct rounding,
+/// else `None`. Four operations a lane and no branch (the caller's lane loop vectorises): the fast
+/// path of machines without a fused multiply-add (wasm); the caller asks [`fma`] for the lanes
+/// it refuses. A NaN result is returned as is: the caller must not take it (which NaN comes out
+/// is [`fma`]'s to say).
+///
+/// The product is exact in f64; the f64 sum rounds once. Rounding is monotonic and every midpoint
+/// between two normal f32 values is an f64, so rounding that sum to f32 can differ from rounding
+/// the exact value only when the sum lands exactly on such a midpoint, or in the subnormal range
+/// (where f32 has fewer bits). Those sums are refused. An exact zero sum is exact (a non-zero f64
+/// sum never rounds to zero), and an infinite one rounds the same either way.
+#[inline(always)]
+pub fn fma_twice_rounded(a: u32, b: u32, c: u32) -> Option<u32> {
+    let sum = f(a) as f64 * f(b) as f64 + f(c) as f64;
+    let on_midpoint = sum.to_bits() & BELOW_F32 == F32_MIDPOINT;
+    let subnormal = sum.abs() < f32::MIN_POSITIVE as f64 && sum != 0.0;
+    let result = (sum as f32).to_bits();
+    (!on_midpoint && !subnormal).then_some(result)
+}
+
 /// Exactly-rounded f32 fused multiply-add without an fma instruction.
 ///
 /// The product of two f32 values is exact in f64 (24 + 24 significant bits < 53). The f64 sum

@@ -511,6 +511,7 @@ fn software_fma_matches_fused_multiply_add() {
         0x4B80_0000,
     ];
     let mut checked = 0;
+    let mut refused = 0;
     let mut check = |a: u32, b: u32, c: u32| {
         let expected = f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c));
         let got = f32::from_bits(super::float::fma_by_round_to_odd(a, b, c));
@@ -520,6 +521,16 @@ fn software_fma_matches_fused_multiply_add() {
             got.to_bits(),
             expected.to_bits()
         );
+        // The twice-rounded fast path: right whenever it answers (a NaN is for `fma` to pick).
+        match super::float::fma_twice_rounded(a, b, c).map(f32::from_bits) {
+            Some(fast) if !fast.is_nan() => assert_eq!(
+                fast.to_bits(),
+                expected.to_bits(),
+                "twice rounded fma({a:#x}, {b:#x}, {c:#x})"
+            ),
+            Some(_) => {}
+            None => refused += 1,
+        }
         checked += 1;
     };
     for &a in &edges {
@@ -552,6 +563,11 @@ fn software_fma_matches_fused_multiply_add() {
         check(next(), next(), next());
     }
     assert!(checked > 400_000);
+    // The halfway cases above are refused; random operands seldom are.
+    assert!(
+        refused > 100 && refused < checked / 20,
+        "{refused} of {checked} refused"
+    );
 }
 
 /// NaN selection in `fma` is fixed, whatever instruction the compiler emits (values observed on
