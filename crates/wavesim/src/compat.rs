@@ -2,17 +2,14 @@
 //! dumps in its order. The machine itself runs with `Behaviour::WaveEmu`; this module only
 //! speaks the reference's words:
 //!
-//! - a trap is `Error: ` and the reference's `EmulatorError` text, with its numbers: addresses as
-//!   64-bit hex (the faulting lane's own address, the first active lane in lane order that
-//!   faults), pcs as the byte offset of the instruction in the binary `wave-asm` 0.1.2 writes
-//!   ([`wave_emu_pc`]), and at the instruction limit the count that tripped it;
+//! - a trap is `Error: ` and the reference's `EmulatorError` text with its numbers, which the
+//!   engine writes ([`wave_emu_error`]);
 //! - a fill, `--arg` or dump that does not fit in device memory is its `memory access out of
 //!   bounds` at the first address it checks;
 //! - `--dump-memory` is printed before the value dumps, as its `main` does.
 
-use wave_engine::machine::{Trap, TrapKind};
+use wave_engine::machine::{wave_emu_error, wave_emu_out_of_bounds, Trap};
 use wave_engine::program::Kernel;
-use wave_engine::wbin::wave_emu_pc;
 
 use crate::source::Failure;
 use crate::spec::Dump;
@@ -22,53 +19,17 @@ fn reference_error(message: String) -> Failure {
     Failure(format!("Error: {message}"))
 }
 
-/// The reference's bounds error. Its memories check an access as a whole and name its first
-/// byte; a dump reads byte by byte and so names the first byte past the end.
+/// The reference's bounds error for a fill, `--arg` or dump. Its memories check an access as a
+/// whole and name its first byte; a dump reads byte by byte and so names the first byte past
+/// the end.
 pub fn out_of_bounds(address: u64) -> Failure {
-    reference_error(format!(
-        "memory access out of bounds: address 0x{address:016x}"
-    ))
+    reference_error(wave_emu_out_of_bounds(address))
 }
 
-/// `trap` of a run of `kernel` in `Behaviour::WaveEmu` as the reference reports it;
-/// `workgroup_id` is the id of the workgroup that trapped.
+/// `trap` of a run of `kernel` in `Behaviour::WaveEmu` as the reference reports it
+/// ([`wave_emu_error`]); `workgroup_id` is the id of the workgroup that trapped.
 pub fn trap_failure(trap: &Trap, kernel: &Kernel, workgroup_id: [u32; 3]) -> Failure {
-    let pc = || wave_emu_pc(&kernel.code, trap.pc);
-    let control_flow = |what: &str| format!("control flow error: {what}");
-    let message = match trap.kind {
-        TrapKind::MemoryOutOfBounds { address, .. } => {
-            return out_of_bounds(u64::from(address));
-        }
-        TrapKind::StackOverflow => "stack overflow: control flow".to_string(),
-        TrapKind::CallStackOverflow => "stack overflow: call".to_string(),
-        // The reference decodes past the end of the code and its decoder gives up there.
-        TrapKind::RanOffEnd => {
-            let pc = pc();
-            format!("invalid instruction at PC 0x{pc:08x}: unexpected end of code at offset {pc}")
-        }
-        // The reference tests its count after each step, so it trips one step past the limit;
-        // the pc is that step's.
-        TrapKind::BudgetExceeded { limit } => format!(
-            "instruction limit exceeded: {} instructions (limit: {limit}) at PC 0x{:08x}",
-            limit.saturating_add(1),
-            pc()
-        ),
-        TrapKind::ElseWithoutIf => control_flow("else without matching if"),
-        TrapKind::EndIfWithoutIf => control_flow("endif without matching if"),
-        TrapKind::EndLoopWithoutLoop => control_flow("endloop without matching loop"),
-        TrapKind::BreakOutsideLoop => control_flow("break outside of loop"),
-        TrapKind::ContinueOutsideLoop => control_flow("continue outside of loop"),
-        TrapKind::BarrierDeadlock => {
-            let [x, y, z] = workgroup_id;
-            format!(
-                "deadlock detected: workgroup ({x},{y},{z}) deadlocked - waves waiting at different barriers"
-            )
-        }
-        // Spec mode's check only: a machine in `Behaviour::WaveEmu` returns as the reference
-        // does, leaving the frames open, so this trap cannot happen there.
-        TrapKind::ReturnInsideConstruct => trap.kind.to_string(),
-    };
-    reference_error(message)
+    reference_error(wave_emu_error(trap, &kernel.code, workgroup_id))
 }
 
 /// The dumps the reference prints after a run, in its order (the hex dump first, then the

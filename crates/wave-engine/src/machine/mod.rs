@@ -42,7 +42,7 @@ pub use history::{
     DEFAULT_BUDGET, PAGE_BYTES,
 };
 pub use memory::Memory;
-pub use reference::{Departure, DepartureEvent};
+pub use reference::{wave_emu_error, wave_emu_out_of_bounds, Departure, DepartureEvent};
 pub use reference_stats::ReferenceStats;
 use run_loop::Outcome;
 pub use stats::{PcStats, ReferenceCounts, Stats};

@@ -5,7 +5,8 @@
 
 use wave_engine::compile;
 use wave_engine::machine::{
-    Behaviour, EventKind, LaunchConfig, Machine, NoEvents, Recorded, ReferenceStats, Stop, TrapKind,
+    wave_emu_error, Behaviour, EventKind, LaunchConfig, Machine, NoEvents, Recorded,
+    ReferenceStats, Stop, TrapKind,
 };
 use wave_engine::program::Kernel;
 
@@ -157,6 +158,9 @@ pub enum Ending {
 pub struct Ended {
     pub memory: Vec<u8>,
     pub ending: Ending,
+    /// A failed run's error in `wave-emu`'s words: the reference's own, or ours from
+    /// `wave_emu_error` in `Behaviour::WaveEmu`.
+    pub error_text: Option<String>,
 }
 
 /// The name of a failure, for our traps and the reference's errors alike.
@@ -229,17 +233,25 @@ pub fn oracle_ending(
     emulator
         .load_device_memory(0, &launch.initial_memory)
         .map_err(|error| format!("wave-emu could not load memory: {error}"))?;
-    let ending = match emulator.run() {
-        Ok(result) => Ending::Finished(reference_stats(&result.stats)),
-        Err(error) => Ending::Failed(
-            reference_failure_name(&error)
-                .ok_or_else(|| format!("wave-emu failed in a way we have no trap for: {error}"))?,
-        ),
-    };
+    let mut error_text = None;
+    let ending =
+        match emulator.run() {
+            Ok(result) => Ending::Finished(reference_stats(&result.stats)),
+            Err(error) => {
+                error_text = Some(error.to_string());
+                Ending::Failed(reference_failure_name(&error).ok_or_else(|| {
+                    format!("wave-emu failed in a way we have no trap for: {error}")
+                })?)
+            }
+        };
     let memory = emulator
         .read_device_memory(0, launch.initial_memory.len())
         .map_err(|error| format!("wave-emu could not read memory back: {error}"))?;
-    Ok(Ended { memory, ending })
+    Ok(Ended {
+        memory,
+        ending,
+        error_text,
+    })
 }
 
 /// The first kernel of `source`, or our front end's diagnostics.
@@ -325,11 +337,24 @@ pub fn ours_ending(
             sliced.stats() == machine.stats()
         ));
     }
+    let mut error_text = None;
     let ending = match stop {
         Stop::Finished => Ending::Finished(ReferenceStats::of(machine.stats(), &kernel.code)),
-        Stop::Trap(trap) => Ending::Failed(failure_name(trap.kind)),
+        Stop::Trap(trap) => {
+            if behaviour == Behaviour::WaveEmu {
+                error_text = Some(wave_emu_error(&trap, &kernel.code, machine.workgroup().id));
+            }
+            Ending::Failed(failure_name(trap.kind))
+        }
         other => return Err(format!("{behaviour:?}: our machine stopped with {other:?}")),
     };
     let memory = machine.device().bytes().to_vec();
-    Ok((Ended { memory, ending }, recorded))
+    Ok((
+        Ended {
+            memory,
+            ending,
+            error_text,
+        },
+        recorded,
+    ))
 }

@@ -1,5 +1,6 @@
 //! One generated program checked in `Behaviour::WaveEmu`: our machine against wave-emu 0.1.2
-//! (the whole device memory, how the run ended, and on a finished run every statistic), and
+//! (the whole device memory, how the run ended, a failure's error text word for word, and on a
+//! finished run every statistic), and
 //! against our own spec mode, which it must match exactly when it reported no departure.
 
 use super::gen::Case;
@@ -27,6 +28,14 @@ pub fn check(case: &Case, launch: &Launch) -> Result<Seen, String> {
         return Err(format!(
             "the runs end differently:\nours     {:?}\nwave-emu {:?}",
             ours.ending, oracle.ending
+        ));
+    }
+    // A failure must read as the reference's, word for word: `wavesim run --compat wave-emu`
+    // prints this text.
+    if ours.error_text != oracle.error_text {
+        return Err(format!(
+            "the runs fail with other words:\nours     {:?}\nwave-emu {:?}",
+            ours.error_text, oracle.error_text
         ));
     }
     if let Some((offset, mine, theirs, count)) =

@@ -8,7 +8,8 @@
 //! - `barrier`: its release rule, and the deadlock when a wave has halted;
 //! - `run_loop`: one instruction per round-robin pick, its instruction limit and its end of a
 //!   wave with nothing left to run;
-//! - `departure`: what a view is told when a step does what the spec would not.
+//! - `departure`: what a view is told when a step does what the spec would not;
+//! - `message`: the reference's error text for a trap.
 //!
 //! Spec mode never enters this module: the machine branches to `run_loop` once per call of its
 //! run loop, so the spec loop and its fast paths are unchanged.
@@ -16,7 +17,9 @@
 pub(super) mod barrier;
 mod control;
 mod departure;
+mod message;
 mod run_loop;
 mod step;
 
 pub use departure::{Departure, DepartureEvent};
+pub use message::{wave_emu_error, wave_emu_out_of_bounds};
