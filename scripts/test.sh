@@ -71,11 +71,22 @@ end_to_end() {
   return $status
 }
 
+# The engine built for wasm32 as the page builds it (wasm SIMD, from .cargo/config.toml) must
+# compute what the native engine does: the wasm runner runs each benchmark kernel at small sizes
+# and compares with crates/wave-bench/wasm-runner/checksums.txt, which `cargo test` checks natively.
+wasm_runner_check() {
+  env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
+    cargo build --release --locked --target wasm32-unknown-unknown \
+    --manifest-path crates/wave-bench/wasm-runner/Cargo.toml &&
+    node crates/wave-bench/wasm-runner/check.mjs
+}
+
 step "cargo fmt --check"              cargo fmt --all -- --check
 step "crate ladder (no browser crate below the app)" bash scripts/check-layers.sh
 step "clippy (native)"                cargo clippy --workspace --all-targets --locked -- -D warnings
 step "clippy (wasm32)"                cargo clippy --workspace --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
 step "cargo test (native)"            cargo test --workspace --locked
+step "wasm runner (simd128) = native engine" wasm_runner_check
 step "browser tests (wasm-bindgen-test, headless Chromium)" \
                                       env CHROMEDRIVER="$(command -v chromedriver)" \
                                       cargo test -p wave-playground --locked --target wasm32-unknown-unknown

@@ -1,58 +1,23 @@
 //! The native benchmark driver (see `main.rs`).
 
+use std::fmt;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
-use rand_xoshiro::SplitMix64;
-use wave_engine::machine::{LaunchConfig, Machine, Stop};
+use wave_engine::machine::{Machine, Stop};
 
-pub(crate) const GEMM_NAIVE: &str = include_str!("../kernels/gemm_naive.wave");
-const GEMM_BLOCKED: &str = include_str!("../kernels/gemm_blocked.wave");
-const DIVERGENCE: &str = include_str!("../kernels/divergence.wave");
+use crate::cases::{self, Kernel, Launch, DIVERGENCE_CAP, DIVERGENCE_THREADS, WAVE_WIDTH};
 
-const LOCAL_MEMORY: u32 = 16 * 1024;
-/// Threads of the divergence case, and its step cap.
-const DIVERGENCE_THREADS: usize = 64 * 1024;
-const DIVERGENCE_CAP: u32 = 1000;
-
-/// SplitMix64: small, seeded, deterministic (the wasm runner draws the same values).
-struct Rng(SplitMix64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(SplitMix64::seed_from_u64(seed))
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// A float in [-1, 1) with at most 12 significant bits, so products stay exact-ish and any
-    /// reordering would show.
-    fn small_f32(&mut self) -> f32 {
-        ((self.next_u64() >> 52) as i32 - 2048) as f32 / 2048.0
-    }
-}
-
-/// What a run checks its output against, besides the other engine.
+/// What a run checks its output (the launch's `output` bytes) against, besides the other engine.
 enum Reference {
-    /// C (N x N f32 at `offset`) must be within `tolerance` of this.
-    Gemm {
-        offset: usize,
-        expected: Vec<f32>,
-        tolerance: f32,
-    },
-    /// These bytes at `offset` must match exactly.
-    Exact { offset: usize, expected: Vec<u8> },
+    /// C (N x N f32) must be within `tolerance` of this.
+    Gemm { expected: Vec<f32>, tolerance: f32 },
+    /// These bytes must match exactly.
+    Exact { expected: Vec<u8> },
 }
 
 pub(crate) struct Case {
-    pub(crate) name: String,
-    source: &'static str,
-    grid: [u32; 3],
-    memory: Vec<u8>,
-    registers: Vec<(u8, u32)>,
+    pub(crate) launch: Launch,
     reference: Reference,
 }
 
@@ -62,13 +27,19 @@ struct Outcome {
     wave_instructions: u64,
 }
 
-fn f32_bytes(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+/// The little-endian f32s of `bytes`.
+fn f32s(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
 }
 
 /// C = A·B with one fused multiply-add per k, k ascending: the order both kernels use, so the
-/// result should match to the bit.
-fn reference_gemm(n: usize, a: &[f32], b: &[f32]) -> Vec<f32> {
+/// result should match to the bit. A and B are the first two matrices of a GEMM's `memory`.
+fn reference_gemm(n: usize, memory: &[u8]) -> Vec<f32> {
+    let a = f32s(&memory[..n * n * 4]);
+    let b = f32s(&memory[n * n * 4..2 * n * n * 4]);
     let mut c = vec![0f32; n * n];
     for row in 0..n {
         for col in 0..n {
@@ -82,48 +53,16 @@ fn reference_gemm(n: usize, a: &[f32], b: &[f32]) -> Vec<f32> {
     c
 }
 
-pub(crate) struct GemmInputs {
-    n: usize,
-    /// A, B, then C zeroed: the device memory both engines start from.
-    pub(crate) memory: Vec<u8>,
-    expected: Vec<f32>,
-}
-
-/// `with_reference` false leaves `expected` empty (profiling runs skip the reference).
-pub(crate) fn gemm_inputs(n: usize, with_reference: bool) -> GemmInputs {
-    let mut rng = Rng::new(0x5EED_0000 + n as u64);
-    let a: Vec<f32> = (0..n * n).map(|_| rng.small_f32()).collect();
-    let b: Vec<f32> = (0..n * n).map(|_| rng.small_f32()).collect();
-    let expected = if with_reference {
-        reference_gemm(n, &a, &b)
-    } else {
-        Vec::new()
-    };
-    let mut memory = f32_bytes(&a);
-    memory.extend(f32_bytes(&b));
-    memory.resize(3 * n * n * 4, 0);
-    GemmInputs {
-        n,
-        memory,
-        expected,
-    }
-}
-
-fn gemm_case(kind: &str, source: &'static str, block: u32, inputs: &GemmInputs) -> Case {
-    let n = inputs.n as u32;
-    let bytes = n * n * 4;
-    Case {
-        name: format!("{kind} GEMM N={n}"),
-        source,
-        grid: [n / block, n / block, 1],
-        memory: inputs.memory.clone(),
-        registers: vec![(0, n), (1, 0), (2, bytes), (3, 2 * bytes)],
+/// The GEMM `kernel` at `n`; `expected` is C as the Rust reference computes it (empty when
+/// nothing is to be checked against it).
+fn gemm_case(kernel: Kernel, n: usize, expected: &[f32]) -> Result<Case, String> {
+    Ok(Case {
+        launch: cases::launch(kernel, n)?,
         reference: Reference::Gemm {
-            offset: 2 * bytes as usize,
-            expected: inputs.expected.clone(),
+            expected: expected.to_vec(),
             tolerance: 1e-4,
         },
-    }
+    })
 }
 
 fn collatz(start: u32, cap: u32) -> [u32; 4] {
@@ -147,65 +86,49 @@ fn collatz(start: u32, cap: u32) -> [u32; 4] {
     [steps, peak as u32, s.to_bits(), x]
 }
 
-fn divergence_case() -> Case {
-    let mut rng = Rng::new(0xD1_0E26);
-    let inputs: Vec<u32> = (0..DIVERGENCE_THREADS)
-        .map(|i| match i % 97 {
-            0 => 0,
-            1 => 1,
-            2 => 27,
-            _ => (rng.next_u64() >> 44) as u32 | 1 << (i % 19),
-        })
-        .collect();
-    let expected: Vec<u8> = inputs
-        .iter()
-        .flat_map(|&x| collatz(x, DIVERGENCE_CAP))
+fn divergence_case(threads: usize) -> Result<Case, String> {
+    let launch = cases::launch(Kernel::Divergence, threads)?;
+    let expected = launch.memory[..launch.output.start]
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .flat_map(|x| collatz(x, DIVERGENCE_CAP))
         .flat_map(u32::to_le_bytes)
         .collect();
-    let out = DIVERGENCE_THREADS * 4;
-    let mut memory: Vec<u8> = inputs.iter().flat_map(|v| v.to_le_bytes()).collect();
-    memory.resize(out + DIVERGENCE_THREADS * 16, 0);
-    Case {
-        name: format!("divergence (Collatz, {} threads)", DIVERGENCE_THREADS),
-        source: DIVERGENCE,
-        grid: [(DIVERGENCE_THREADS / 256) as u32, 1, 1],
-        memory,
-        registers: vec![(1, 0), (2, out as u32), (3, DIVERGENCE_CAP)],
-        reference: Reference::Exact {
-            offset: out,
-            expected,
-        },
-    }
+    Ok(Case {
+        launch,
+        reference: Reference::Exact { expected },
+    })
 }
 
 fn run_emu(case: &Case, wave_width: u32) -> Result<Outcome, String> {
-    let binary = wave_asm::assemble(case.source, &case.name)
+    let launch = &case.launch;
+    let binary = wave_asm::assemble(launch.source, &launch.name)
         .map_err(|e| format!("wave-asm: {e:?}"))?
         .binary;
     let config = wave_emu::EmulatorConfig {
-        grid_dim: case.grid,
+        grid_dim: launch.grid,
         workgroup_dim: [1, 1, 1],
         register_count: 32,
-        local_memory_size: LOCAL_MEMORY as usize,
-        device_memory_size: case.memory.len(),
+        local_memory_size: cases::LOCAL_MEMORY as usize,
+        device_memory_size: launch.memory.len(),
         wave_width,
         trace_enabled: false,
         f64_enabled: false,
         max_instructions: 0,
-        initial_registers: case.registers.clone(),
+        initial_registers: launch.registers.clone(),
     };
     let mut emulator = wave_emu::Emulator::new(config);
     emulator
         .load_binary(&binary)
         .map_err(|e| format!("wave-emu load: {e}"))?;
     emulator
-        .load_device_memory(0, &case.memory)
+        .load_device_memory(0, &launch.memory)
         .map_err(|e| format!("wave-emu memory: {e}"))?;
     let start = Instant::now();
     let result = emulator.run().map_err(|e| format!("wave-emu: {e}"))?;
     let time = start.elapsed();
     let memory = emulator
-        .read_device_memory(0, case.memory.len())
+        .read_device_memory(0, launch.memory.len())
         .map_err(|e| format!("wave-emu read: {e}"))?;
     Ok(Outcome {
         memory,
@@ -216,34 +139,10 @@ fn run_emu(case: &Case, wave_width: u32) -> Result<Outcome, String> {
 
 /// Our machine for `case`, with its inputs in device memory, ready to run.
 pub(crate) fn machine_for(case: &Case, wave_width: u32, portable: bool) -> Result<Machine, String> {
-    let compiled = wave_engine::compile(case.source);
-    let Some(program) = compiled.program else {
-        return Err(wave_engine::diagnostic::render(
-            case.source,
-            &compiled.diagnostics,
-        ));
-    };
-    let kernel = program
-        .kernels
-        .first()
-        .ok_or_else(|| "no kernel in the source".to_string())?;
-    let config = LaunchConfig {
-        grid: case.grid,
-        workgroup: [1, 1, 1],
-        wave_width,
-        local_memory: LOCAL_MEMORY,
-        device_memory: case.memory.len() as u32,
-        max_instructions: 0,
-        initial_registers: case.registers.clone(),
-    };
-    let mut machine = Machine::new(kernel, &config).map_err(|e| e.to_string())?;
+    let mut machine = cases::machine(&case.launch, wave_width)?;
     if portable {
         machine.use_portable_loop();
     }
-    machine
-        .device_mut()
-        .bytes_mut()
-        .copy_from_slice(&case.memory);
     Ok(machine)
 }
 
@@ -297,30 +196,20 @@ fn best_of_alternating(
 
 /// Checks `memory` against the case's reference; `Err` says what is wrong.
 fn check_reference(case: &Case, memory: &[u8]) -> Result<String, String> {
+    let output = &memory[case.launch.output.clone()];
     match &case.reference {
         Reference::Gemm {
-            offset,
             expected,
             tolerance,
         } => {
             let mut max_error = 0f32;
-            for (i, want) in expected.iter().enumerate() {
-                let at = offset + i * 4;
-                let got = f32::from_le_bytes([
-                    memory[at],
-                    memory[at + 1],
-                    memory[at + 2],
-                    memory[at + 3],
-                ]);
+            for (got, want) in f32s(output).into_iter().zip(expected) {
                 let error = (got - want).abs();
                 if error.is_nan() || error > max_error {
                     max_error = if error.is_nan() { f32::INFINITY } else { error };
                 }
             }
-            let c = &memory[*offset..*offset + expected.len() * 4];
-            let checksum = c.iter().fold(0x811C_9DC5u32, |h, &b| {
-                (h ^ b as u32).wrapping_mul(0x0100_0193)
-            });
+            let checksum = cases::fnv1a(output);
             if max_error <= *tolerance {
                 Ok(format!(
                     "max abs error vs the Rust reference {max_error:e}; C checksum (FNV-1a) {checksum:#x}"
@@ -331,17 +220,68 @@ fn check_reference(case: &Case, memory: &[u8]) -> Result<String, String> {
                 ))
             }
         }
-        Reference::Exact { offset, expected } => {
-            let got = &memory[*offset..*offset + expected.len()];
-            match got.iter().zip(expected).position(|(g, e)| g != e) {
-                None => Ok("matches the Rust reference".into()),
+        Reference::Exact { expected } => {
+            match output.iter().zip(expected).position(|(g, e)| g != e) {
+                None => Ok(format!(
+                    "matches the Rust reference; output checksum (FNV-1a) {:#x}",
+                    cases::fnv1a(output)
+                )),
                 Some(i) => Err(format!(
                     "differs from the Rust reference at byte {}",
-                    offset + i
+                    case.launch.output.start + i
                 )),
             }
         }
     }
+}
+
+/// One line of `wasm-runner/checksums.txt`: what our engine's run of a kernel at a size, wave
+/// width 32, comes to.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Checksum {
+    kernel: Kernel,
+    /// N, or the divergence kernel's thread count.
+    size: usize,
+    wave_instructions: u64,
+    /// FNV-1a over the launch's output bytes.
+    checksum: u32,
+}
+
+impl fmt::Display for Checksum {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {:#010x}",
+            self.kernel.name(),
+            self.size,
+            self.wave_instructions,
+            self.checksum
+        )
+    }
+}
+
+/// Our engine's run of `kernel` at `size`, wave width 32, as a checksum line; `portable` runs the
+/// portable loop (the one wasm gets) even where the CPU has a faster one.
+pub(crate) fn native_checksum(
+    kernel: Kernel,
+    size: usize,
+    portable: bool,
+) -> Result<Checksum, String> {
+    let launch = cases::launch(kernel, size)?;
+    let mut machine = cases::machine(&launch, WAVE_WIDTH)?;
+    if portable {
+        machine.use_portable_loop();
+    }
+    let stop = machine.run_to_end();
+    if stop != Stop::Finished {
+        return Err(format!("{}: our engine stopped with {stop:?}", launch.name));
+    }
+    Ok(Checksum {
+        kernel,
+        size,
+        wave_instructions: machine.stats().wave_instructions,
+        checksum: cases::fnv1a(&machine.device().bytes()[launch.output.clone()]),
+    })
 }
 
 pub(crate) fn seconds(d: Duration) -> String {
@@ -367,15 +307,22 @@ struct Options {
     /// Repetitions of wave-emu (the best is reported).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     emu_reps: u32,
-    /// Run one case only.
-    #[arg(long, value_parser = ["naive", "blocked", "divergence"])]
-    only: Option<String>,
+    /// Run one case only: naive, blocked or divergence.
+    #[arg(long, value_parser = kernel_name)]
+    only: Option<Kernel>,
     /// Skip wave-emu (for profiling our engine alone): nothing is compared with it.
     #[arg(long)]
     ours_only: bool,
     /// Run our engine's portable loop even where the CPU has a faster one (what wasm gets).
     #[arg(long)]
     portable: bool,
+    /// Threads of the divergence case: a multiple of 256.
+    #[arg(long, default_value_t = DIVERGENCE_THREADS, value_parser = divergence_threads)]
+    divergence_threads: usize,
+    /// Print our engine's wave-instructions and output checksum (FNV-1a) for each case, at wave
+    /// width 32, in the format of `wasm-runner/checksums.txt`, instead of benchmarking.
+    #[arg(long, conflicts_with = "wave_width")]
+    checksums: bool,
     /// Lanes per wave, for both engines.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=64))]
     wave_width: u32,
@@ -394,9 +341,65 @@ fn gemm_size(text: &str) -> Result<usize, String> {
     }
 }
 
+fn kernel_name(text: &str) -> Result<Kernel, String> {
+    Kernel::from_name(text.trim())
+        .ok_or_else(|| format!("no case {text:?}: naive, blocked or divergence"))
+}
+
+fn divergence_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(threads) if threads > 0 && cases::launch(Kernel::Divergence, threads).is_ok() => {
+            Ok(threads)
+        }
+        _ => Err(format!(
+            "bad thread count {text:?}: a multiple of 256 up to {}",
+            1 << 22
+        )),
+    }
+}
+
+/// `--checksums`: one line per selected case, or the first failure.
+fn print_checksums(options: &Options) -> ExitCode {
+    let wanted = |kernel: Kernel| options.only.is_none_or(|only| only == kernel);
+    let mut runs = Vec::new();
+    for &n in &options.sizes {
+        runs.extend(
+            [Kernel::Naive, Kernel::Blocked]
+                .into_iter()
+                .filter(|&k| wanted(k))
+                .map(|k| (k, n)),
+        );
+    }
+    if wanted(Kernel::Divergence) {
+        runs.push((Kernel::Divergence, options.divergence_threads));
+    }
+    println!(
+        "# kernel, size (N, or threads), wave-instructions, FNV-1a of the output: our engine at \
+         wave width 32{}",
+        if options.portable {
+            ", portable loop"
+        } else {
+            ""
+        }
+    );
+    for (kernel, size) in runs {
+        match native_checksum(kernel, size, options.portable) {
+            Ok(line) => println!("{line}"),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 pub fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = <Options as clap::Parser>::parse();
+    if options.checksums {
+        return print_checksums(&options);
+    }
     // The root Cargo.toml builds wave-emu, wave-asm and wave-decode at opt-level 3 like the engine,
     // so the comparison is like for like.
     let mut command = String::from("cargo run --release -p wave-bench");
@@ -411,29 +414,40 @@ pub fn main() -> ExitCode {
         options.wave_width, options.reps, options.emu_reps
     );
 
-    let wanted = |kind: &str| options.only.as_deref().is_none_or(|only| only == kind);
+    let wanted = |kernel: Kernel| options.only.is_none_or(|only| only == kernel);
     let mut cases = Vec::new();
     for &n in &options.sizes {
-        if !(wanted("naive") || wanted("blocked")) {
+        if !(wanted(Kernel::Naive) || wanted(Kernel::Blocked)) {
             break;
         }
-        let inputs = gemm_inputs(n, !options.ours_only);
-        if wanted("naive") {
-            cases.push(gemm_case("naive", GEMM_NAIVE, 16, &inputs));
-        }
-        if wanted("blocked") {
-            cases.push(gemm_case("blocked 4x4", GEMM_BLOCKED, 64, &inputs));
+        // The two GEMMs start from the same memory: one reference for both.
+        let expected = if options.ours_only {
+            Vec::new()
+        } else {
+            reference_gemm(n, &cases::gemm_memory(n))
+        };
+        for kernel in [Kernel::Naive, Kernel::Blocked] {
+            if wanted(kernel) {
+                cases.push(gemm_case(kernel, n, &expected));
+            }
         }
     }
-    if wanted("divergence") {
-        cases.push(divergence_case());
+    if wanted(Kernel::Divergence) {
+        cases.push(divergence_case(options.divergence_threads));
     }
+    let cases = match cases.into_iter().collect::<Result<Vec<Case>, String>>() {
+        Ok(cases) => cases,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
 
     let mut failed = false;
     let mut rows = Vec::new();
     let mut notes = Vec::new();
     for case in &cases {
-        eprintln!("running {} ...", case.name);
+        eprintln!("running {} ...", case.launch.name);
         let emu_reps = if options.ours_only {
             0
         } else {
@@ -449,13 +463,13 @@ pub fn main() -> ExitCode {
             match ours {
                 Ok(ours) => rows.push(format!(
                     "| {} | {} | – | – | {} | – | – |",
-                    case.name,
+                    case.launch.name,
                     ours.wave_instructions,
                     seconds(ours.time)
                 )),
                 Err(message) => {
                     failed = true;
-                    notes.push(format!("{}: {message}", case.name));
+                    notes.push(format!("{}: {message}", case.launch.name));
                 }
             }
             continue;
@@ -464,7 +478,7 @@ pub fn main() -> ExitCode {
             (Ok(emu), Ok(ours)) => (emu, ours),
             (emu, ours) => {
                 for message in [emu.err(), ours.err()].into_iter().flatten() {
-                    notes.push(format!("{}: {message}", case.name));
+                    notes.push(format!("{}: {message}", case.launch.name));
                 }
                 failed = true;
                 continue;
@@ -481,19 +495,19 @@ pub fn main() -> ExitCode {
                 .unwrap_or(0);
             notes.push(format!(
                 "{}: device memory differs from wave-emu (first differing byte {first:#x})",
-                case.name
+                case.launch.name
             ));
         }
         match check_reference(case, &ours.memory) {
-            Ok(note) => notes.push(format!("{}: {note}", case.name)),
+            Ok(note) => notes.push(format!("{}: {note}", case.launch.name)),
             Err(message) => {
                 failed = true;
-                notes.push(format!("{}: {message}", case.name));
+                notes.push(format!("{}: {message}", case.launch.name));
             }
         }
         rows.push(format!(
             "| {} | {} | {} | {} | {} | {:.1}× | {} |",
-            case.name,
+            case.launch.name,
             ours.wave_instructions,
             emu.wave_instructions,
             seconds(emu.time),
@@ -513,19 +527,22 @@ pub fn main() -> ExitCode {
         println!("- {note}");
     }
     if !options.no_history {
-        let gemms: Vec<&Case> = cases.iter().filter(|c| c.name.contains("GEMM")).collect();
+        let gemms: Vec<&Case> = cases
+            .iter()
+            .filter(|c| c.launch.name.contains("GEMM"))
+            .collect();
         println!(
             "\nTime travel (our engine, {} repetitions taking turns):\n",
             options.reps
         );
         println!("{}", crate::history::HEADER);
         for case in gemms {
-            eprintln!("history of {} ...", case.name);
+            eprintln!("history of {} ...", case.launch.name);
             match crate::history::row(case, options.wave_width, options.portable, options.reps) {
                 Ok(row) => println!("{row}"),
                 Err(message) => {
                     failed = true;
-                    println!("- {}: {message}", case.name);
+                    println!("- {}: {message}", case.launch.name);
                 }
             }
         }
@@ -549,6 +566,38 @@ mod tests {
             time: Duration::from_millis(ms),
             wave_instructions: ms,
         })
+    }
+
+    /// The lines of a checksum file: `kernel size wave-instructions checksum` (the checksum in hex
+    /// with `0x`); blank lines and lines starting with `#` are skipped.
+    fn parse_checksums(text: &str) -> Result<Vec<Checksum>, String> {
+        let mut lines = Vec::new();
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = || {
+                format!(
+                    "line {}: not `kernel size wave-instructions 0xchecksum`: {line:?}",
+                    number + 1
+                )
+            };
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let [kernel, size, wave_instructions, checksum] = fields[..] else {
+                return Err(bad());
+            };
+            lines.push(Checksum {
+                kernel: Kernel::from_name(kernel).ok_or_else(bad)?,
+                size: size.parse().map_err(|_| bad())?,
+                wave_instructions: wave_instructions.parse().map_err(|_| bad())?,
+                checksum: checksum
+                    .strip_prefix("0x")
+                    .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                    .ok_or_else(bad)?,
+            });
+        }
+        Ok(lines)
     }
 
     #[test]
@@ -594,5 +643,52 @@ mod tests {
         );
         assert_eq!(ours.err().as_deref(), Some("trapped"));
         assert_eq!(emu.err().as_deref(), Some("not run"));
+    }
+
+    /// The file the wasm runner is checked against (`wasm-runner/check.mjs`) must hold what this
+    /// engine computes natively, with either of its loops: together the two checks make the wasm
+    /// build bit-identical to the native one.
+    #[test]
+    fn the_wasm_runners_checksums_are_the_native_engines() {
+        let file = include_str!("../wasm-runner/checksums.txt");
+        let lines = parse_checksums(file).unwrap();
+        for kernel in Kernel::ALL {
+            assert!(
+                lines.iter().any(|line| line.kernel == kernel),
+                "checksums.txt has no {} line",
+                kernel.name()
+            );
+        }
+        for want in &lines {
+            for portable in [false, true] {
+                let got = native_checksum(want.kernel, want.size, portable).unwrap();
+                assert_eq!(
+                    got, *want,
+                    "{want} (portable loop: {portable}): ours gives {got}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_checksum_line_reads_back_and_a_malformed_one_is_refused() {
+        let line = Checksum {
+            kernel: Kernel::Divergence,
+            size: 4096,
+            wave_instructions: 12,
+            checksum: 0xAB,
+        };
+        assert_eq!(line.to_string(), "divergence 4096 12 0x000000ab");
+        let text = format!("# comment\n\n{line}\n");
+        assert_eq!(parse_checksums(&text), Ok(vec![line]));
+        for bad in [
+            "gemm 64 1 0x1",
+            "naive 64 1 1",
+            "naive 64 x 0x1",
+            "naive 64 1",
+            "naive 64 1 0x1 extra",
+        ] {
+            assert!(parse_checksums(bad).is_err(), "{bad:?} was accepted");
+        }
     }
 }

@@ -57,7 +57,7 @@ pub fn row(case: &Case, wave_width: u32, portable: bool, reps: u32) -> Result<St
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
     Ok(format!(
         "| {} | {end} | {} | {} | {:+.1} % | {} ({}) | {:.1} MB | {} / {} / {} |",
-        case.name,
+        case.launch.name,
         seconds(plain),
         seconds(recording),
         (recording.as_secs_f64() / plain.as_secs_f64() - 1.0) * 100.0,

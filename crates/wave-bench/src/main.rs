@@ -6,7 +6,12 @@
 //! Options (`--help` lists them): `--sizes 256,512` (GEMM sizes), `--reps N` (repetitions of our
 //! engine; the best is reported), `--emu-reps N`, `--only naive|blocked|divergence`,
 //! `--wave-width N` (default 32), `--ours-only`, `--portable` (our portable loop, as wasm runs it),
-//! `--no-history` (skip the time-travel table: a run recording history, and going to steps).
+//! `--no-history` (skip the time-travel table: a run recording history, and going to steps),
+//! `--divergence-threads N` (default 65536).
+//!
+//! `--checksums` runs our engine alone and prints, per case, its wave-instructions and an FNV-1a
+//! checksum of the output, the lines `wasm-runner/checksums.txt` holds: the wasm runner must give
+//! the same (`wasm-runner/check.mjs`), and a test here checks the file against this engine.
 //!
 //! `cargo run --release -p wave-bench -- whole-process [--sizes 256,512] [--reps N]` times the
 //! command lines instead, `wavesim run` against `wave-emu`, each as a whole process (see
@@ -14,6 +19,8 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod bench;
+#[cfg(not(target_arch = "wasm32"))]
+mod cases;
 #[cfg(not(target_arch = "wasm32"))]
 mod history;
 #[cfg(not(target_arch = "wasm32"))]

@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::bench::{gemm_inputs, seconds, GEMM_NAIVE};
+use crate::bench::seconds;
+use crate::cases::{gemm_memory, GEMM_NAIVE};
 use timing::{in_turns, median, Invocation};
 
 /// The naive GEMM's workgroup (its `.workgroup_size`): one thread per element of C.
@@ -59,8 +60,7 @@ impl Workload {
         };
         write("gemm_naive.wave", GEMM_NAIVE.as_bytes())?;
         // A then B, the in-process benchmark's seeded values; C is left to the zeroed memory.
-        let inputs = gemm_inputs(n, false);
-        write("ab.bin", &inputs.memory[..2 * n * n * 4])?;
+        write("ab.bin", &gemm_memory(n)[..2 * n * n * 4])?;
         let assembled = Invocation {
             program: wave_asm.to_path_buf(),
             args: ["gemm_naive.wave", "-o", "gemm_naive.wbin"]

@@ -1,56 +1,51 @@
-//! A wasm32 entry point for timing our engine outside the browser UI: `prepare(n)` compiles the
-//! blocked GEMM kernel and fills A and B (seeded), `run()` executes the whole grid and returns
-//! the number of wave-instructions (or a negative code on failure), `checksum()` folds C so the
-//! caller can compare with the native run. No imports, no wasm-bindgen: plain `extern "C"`.
+//! A wasm32 entry point for timing our engine outside the browser UI, on the native benchmark's
+//! kernels with its launches and seeded inputs (`../src/cases.rs`, shared with it):
+//! `prepare(kernel, size)` compiles the kernel and loads its inputs, `run()` executes the whole
+//! grid at wave width 32 and returns the number of wave-instructions (or a negative code on
+//! failure), `checksum()` folds the output bytes so the caller can compare with the native run
+//! (`wave-bench --checksums`). No imports, no wasm-bindgen: plain `extern "C"`.
 
+use std::ops::Range;
 use std::sync::Mutex;
 
-use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
-use rand_xoshiro::SplitMix64;
-use wave_engine::machine::{LaunchConfig, Machine, Stop};
+use wave_engine::machine::{Machine, Stop};
 
-const GEMM_BLOCKED: &str = include_str!("../../kernels/gemm_blocked.wave");
+// The native benchmark uses all of this module; this runner needs only part of it.
+#[allow(dead_code)]
+#[path = "../../src/cases.rs"]
+mod cases;
+
+use cases::Kernel;
 
 struct State {
     machine: Machine,
-    n: u32,
+    output: Range<usize>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
 
-/// Returns 0 on success, 1 for a bad size, 2 if the kernel does not compile, 3 for a bad launch.
+/// `kernel` is an index into naive, blocked, divergence; `size` is N for the GEMMs (a multiple of
+/// 64 up to 2048) and the thread count for divergence (a multiple of 256; 0 for the benchmark's
+/// 65,536). Returns 0 on success, 1 for an unknown kernel or a bad size, 2 if the kernel does
+/// not compile or the launch is refused.
 #[no_mangle]
-pub extern "C" fn prepare(n: u32) -> i32 {
-    if n == 0 || !n.is_multiple_of(64) || n > 2048 {
+pub extern "C" fn prepare(kernel: u32, size: u32) -> i32 {
+    let Some(&kernel) = Kernel::ALL.get(kernel as usize) else {
         return 1;
-    }
-    let compiled = wave_engine::compile(GEMM_BLOCKED);
-    let Some(kernel) = compiled.program.and_then(|p| p.kernels.into_iter().next()) else {
+    };
+    let Ok(launch) = cases::launch(kernel, size as usize) else {
+        return 1;
+    };
+    let Ok(machine) = cases::machine(&launch, cases::WAVE_WIDTH) else {
         return 2;
     };
-    let bytes = n * n * 4;
-    let config = LaunchConfig {
-        grid: [n / 64, n / 64, 1],
-        workgroup: [1, 1, 1],
-        wave_width: 32,
-        local_memory: 16 * 1024,
-        device_memory: 3 * bytes,
-        max_instructions: 0,
-        initial_registers: vec![(0, n), (1, 0), (2, bytes), (3, 2 * bytes)],
+    let Ok(mut state) = STATE.lock() else {
+        return 2;
     };
-    let Ok(mut machine) = Machine::new(&kernel, &config) else {
-        return 3;
-    };
-    // Same generator, seed and values as the native benchmark (`src/bench.rs`).
-    let mut rng = SplitMix64::seed_from_u64(0x5EED_0000 + n as u64);
-    let memory = machine.device_mut().bytes_mut();
-    for chunk in memory[..2 * bytes as usize].chunks_exact_mut(4) {
-        let value = ((rng.next_u64() >> 52) as i32 - 2048) as f32 / 2048.0;
-        chunk.copy_from_slice(&value.to_le_bytes());
-    }
-    if let Ok(mut state) = STATE.lock() {
-        *state = Some(State { machine, n });
-    }
+    *state = Some(State {
+        machine,
+        output: launch.output,
+    });
     0
 }
 
@@ -70,7 +65,8 @@ pub extern "C" fn run() -> i64 {
     }
 }
 
-/// FNV-1a over the bytes of C, to compare with the native run.
+/// FNV-1a over the output bytes (C, or the divergence records), as `wave-bench --checksums`
+/// computes it.
 #[no_mangle]
 pub extern "C" fn checksum() -> u32 {
     let Ok(state) = STATE.lock() else {
@@ -79,9 +75,5 @@ pub extern "C" fn checksum() -> u32 {
     let Some(state) = state.as_ref() else {
         return 0;
     };
-    let bytes = (state.n * state.n * 4) as usize;
-    let c = &state.machine.device().bytes()[2 * bytes..3 * bytes];
-    c.iter().fold(0x811C_9DC5u32, |h, &b| {
-        (h ^ b as u32).wrapping_mul(0x0100_0193)
-    })
+    cases::fnv1a(&state.machine.device().bytes()[state.output.clone()])
 }

@@ -1,0 +1,33 @@
+// Runs every line of a checksum file in the wasm runner and compares the wave-instructions and
+// the output checksum with the file's, which the native test (cargo test -p wave-bench) checks
+// against the native engine. Exits 1 on any difference.
+// Usage: node crates/wave-bench/wasm-runner/check.mjs [FILE=checksums.txt] [--wasm PATH]
+// For the benchmark's own sizes:
+//   cargo run --release -p wave-bench -- --checksums > /tmp/bench-checksums.txt
+//   node crates/wave-bench/wasm-runner/check.mjs /tmp/bench-checksums.txt
+import { readFile } from "node:fs/promises";
+import { KERNELS, caseName, here, hex, load, parseChecksums, wasmOption } from "./wasm.mjs";
+
+const { wasm, rest } = wasmOption(process.argv.slice(2));
+const file = rest[0] ?? `${here}checksums.txt`;
+const expected = parseChecksums(await readFile(file, "utf8"));
+const runner = await load(wasm);
+
+let failures = 0;
+for (const want of expected) {
+  const got = runner.run(want.kernel, want.size);
+  const same = got.instructions === want.instructions && got.checksum === want.checksum;
+  if (!same) failures++;
+  console.log(
+    `${same ? "ok  " : "FAIL"} ${caseName(want.kernel, want.size)}: ` +
+      `${got.instructions} wave-instructions, checksum ${hex(got.checksum)}` +
+      (same ? "" : ` (expected ${want.instructions}, ${hex(want.checksum)})`),
+  );
+}
+const missing = rest[0] ? [] : KERNELS.filter((k) => !expected.some((line) => line.kernel === k));
+for (const kernel of missing) console.log(`FAIL ${file} has no ${kernel} line`);
+if (failures > 0 || missing.length > 0 || expected.length === 0) {
+  console.log(`${wasm}: differs from ${file}`);
+  process.exit(1);
+}
+console.log(`${wasm}: all ${expected.length} runs match ${file}`);
