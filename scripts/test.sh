@@ -74,10 +74,12 @@ end_to_end() {
 # The engine built for wasm32 as the page builds it (wasm SIMD, from .cargo/config.toml) must
 # compute what the native engine does: the wasm runner runs each benchmark kernel at small sizes
 # and compares with crates/wave-bench/wasm-runner/checksums.txt, which `cargo test` checks natively.
+# Its own target directory, whatever CARGO_TARGET_DIR says, so that check.mjs finds the build.
 wasm_runner_check() {
   env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
     cargo build --release --locked --target wasm32-unknown-unknown \
-    --manifest-path crates/wave-bench/wasm-runner/Cargo.toml &&
+    --manifest-path crates/wave-bench/wasm-runner/Cargo.toml \
+    --target-dir crates/wave-bench/wasm-runner/target &&
     node crates/wave-bench/wasm-runner/check.mjs
 }
 
