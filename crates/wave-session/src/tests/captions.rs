@@ -208,8 +208,8 @@ fn runs_and_moves_over_many_instructions_are_summed_up() {
 /// Going back shows each step with the words it was first shown with.
 ///
 /// The GEMM examples are left out: going back into the middle of their runs of `fma` (which
-/// lockstep runs wave by wave) lands one instruction away from where stepping forward stood, a
-/// known defect of time travel in lockstep runs, not of the captions.
+/// lockstep runs wave by wave) reaches the forward run's machine state and step count, but the
+/// caption rebuilt there names the next `fma` — a known defect, still to fix.
 #[test]
 fn stepping_back_shows_every_step_with_its_first_caption() {
     for example in examples().iter().filter(|e| !e.id.starts_with("gemm")) {
