@@ -344,7 +344,7 @@ impl Machine {
                 // (D18).
                 let waves = &mut self.workgroup.waves;
                 if reference::barrier::is_complete(waves) {
-                    reference::barrier::release(waves, events);
+                    workgroup::release_waiting(waves, events);
                     self.stats.barriers += 1;
                     continue;
                 }

@@ -79,6 +79,14 @@ pub fn release_barrier_if_complete<S: EventSink + ?Sized>(
     if waiting == 0 || waiting != live {
         return false;
     }
+    release_waiting(waves, events);
+    true
+}
+
+/// Lets every wave waiting at a barrier go on (each already stands after its `barrier`), with a
+/// release event each. Spec mode calls it when every live wave waits; the reference's rule
+/// (`reference::barrier`) decides otherwise when.
+pub fn release_waiting<S: EventSink + ?Sized>(waves: &mut [Wave], events: &mut S) {
     for wave in waves {
         if wave.status == WaveStatus::AtBarrier {
             wave.status = WaveStatus::Ready;
@@ -90,7 +98,6 @@ pub fn release_barrier_if_complete<S: EventSink + ?Sized>(
             });
         }
     }
-    true
 }
 
 /// The first ready wave at or after `from` (0 when `from` is past the end), wrapping once. No `%`:

@@ -6,7 +6,6 @@
 //! than 64 waves, waves 64 and up have no bit: waves 0–63 alone decide the release, which then
 //! lets every waiting wave go.
 
-use super::super::event::{Event, EventKind, EventSink};
 use super::super::wave::{Wave, WaveStatus};
 
 /// The waves whose arrival the reference records.
@@ -19,21 +18,6 @@ pub fn is_complete(waves: &[Wave]) -> bool {
         && recorded
             .iter()
             .all(|wave| wave.status == WaveStatus::AtBarrier)
-}
-
-/// Lets every waiting wave go on (each already stands after its `barrier`).
-pub fn release<S: EventSink + ?Sized>(waves: &mut [Wave], events: &mut S) {
-    for wave in waves {
-        if wave.status == WaveStatus::AtBarrier {
-            wave.status = WaveStatus::Ready;
-            events.emit(Event {
-                wave: wave.id,
-                pc: wave.pc,
-                mask: wave.active,
-                kind: EventKind::BarrierRelease,
-            });
-        }
-    }
 }
 
 /// The wave a deadlock is reported at: the first one waiting at a barrier.

@@ -5,7 +5,8 @@
 //! - `control`: the reference's frames and structured control flow;
 //! - `step`: one instruction, with the reference's guard rules (`@p0`, guarded sync
 //!   instructions and halts, guarded structured instructions);
-//! - `barrier`: its release rule, and the deadlock when a wave has halted;
+//! - `barrier`: its release rule (the release itself is spec mode's), and the deadlock when a
+//!   wave has halted;
 //! - `run_loop`: one instruction per round-robin pick, its instruction limit and its end of a
 //!   wave with nothing left to run;
 //! - `departure`: what a view is told when a step does what the spec would not;

@@ -124,7 +124,7 @@ impl Machine {
                 break Err(trap(TrapKind::BudgetExceeded { limit: budget }));
             }
             if waves[index].status == WaveStatus::AtBarrier && barrier::is_complete(waves) {
-                barrier::release(waves, events);
+                super::super::workgroup::release_waiting(waves, events);
                 stats.barriers += 1;
             }
         };
