@@ -24,6 +24,17 @@ for (const want of expected) {
       (same ? "" : ` (expected ${want.instructions}, ${hex(want.checksum)})`),
   );
 }
+// fma on operands chosen for its edge cases, at both wave widths (4,096 threads, 3 results
+// each), against the exact per-lane rules compiled into the same build.
+for (const waveWidth of [32, 64]) {
+  const seed = 0xf3a0 + waveWidth;
+  const wrong = runner.fmaCheck(seed, 32, waveWidth);
+  if (wrong !== 0) failures++;
+  console.log(
+    `${wrong === 0 ? "ok  " : "FAIL"} fma edge cases, wave width ${waveWidth}: ` +
+      (wrong === 0xffffffff ? "the kernel did not run" : `${wrong} of 12288 results differ`),
+  );
+}
 const missing = rest[0] ? [] : KERNELS.filter((k) => !expected.some((line) => line.kernel === k));
 for (const kernel of missing) console.log(`FAIL ${file} has no ${kernel} line`);
 if (failures > 0 || missing.length > 0 || expected.length === 0) {

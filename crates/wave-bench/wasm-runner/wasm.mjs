@@ -35,7 +35,7 @@ export async function load(path = defaultWasm) {
     throw new Error(`${path}: ${error.message} (build it first: see Cargo.toml)`);
   }
   const { instance } = await WebAssembly.instantiate(bytes, {});
-  const { prepare, run, checksum } = instance.exports;
+  const { prepare, run, checksum, fma_check } = instance.exports;
   return {
     path,
     /** { ms, instructions (a BigInt), checksum (an unsigned number) } of one run. */
@@ -52,6 +52,10 @@ export async function load(path = defaultWasm) {
         throw new Error(`${caseName(kernel, size)}: run failed with ${instructions}`);
       }
       return { ms, instructions, checksum: checksum() >>> 0 };
+    },
+    /** Result words of the fma check (src/fma_check.rs) that differ from the exact rules. */
+    fmaCheck(seed, workgroups, waveWidth) {
+      return fma_check(BigInt(seed), workgroups, waveWidth) >>> 0;
     },
   };
 }

@@ -17,6 +17,8 @@ mod cases;
 
 use cases::Kernel;
 
+mod fma_check;
+
 struct State {
     machine: Machine,
     output: Range<usize>,
@@ -76,4 +78,12 @@ pub extern "C" fn checksum() -> u32 {
         return 0;
     };
     cases::fnv1a(&state.machine.device().bytes()[state.output.clone()])
+}
+
+/// `fma` in this build against the exact per-lane rules on `workgroups` x 128 threads at
+/// `wave_width` (32 or 64), operands drawn from `seed` (see `fma_check.rs`): the number of
+/// result words that differ, 0 when they agree; `u32::MAX` if the kernel did not run.
+#[no_mangle]
+pub extern "C" fn fma_check(seed: u64, workgroups: u32, wave_width: u32) -> u32 {
+    fma_check::mismatches(seed, workgroups, wave_width)
 }

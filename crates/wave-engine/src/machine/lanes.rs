@@ -175,6 +175,7 @@ pub fn fma_run(waves: &mut [Wave], run: &[Instr], hardware: Option<Avx2Fma>) {
 /// the exact per-lane [`float::fma`](crate::numeric::float::fma) for the few lanes it refused or
 /// whose result is NaN. `false` (nothing stored) for immediate operands, which the caller's
 /// per-lane rules read.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 fn fma_rows_portable(wave: &mut Wave, instr: &Instr, mask: u64) -> bool {
     use crate::numeric::float;
@@ -208,6 +209,22 @@ fn fma_rows_portable(wave: &mut Wave, instr: &Instr, mask: u64) -> bool {
             lanes::<MAX_LANES>(wave, instr, mask);
         }
         true
+    }
+}
+
+/// `fma` on one wave with wasm's 128-bit SIMD: the same bits as the other targets' portable pass,
+/// in one pass with no per-lane fallback ([`super::fma_simd128`]). `false` (nothing stored) for
+/// immediate operands, which the caller's per-lane rules read.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn fma_rows_portable(wave: &mut Wave, instr: &Instr, mask: u64) -> bool {
+    use super::fma_simd128::fma_rows;
+    if instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) != 0 {
+        false
+    } else if wave.width <= 32 {
+        fma_rows::<32>(&mut wave.registers, instr, mask)
+    } else {
+        fma_rows::<MAX_LANES>(&mut wave.registers, instr, mask)
     }
 }
 

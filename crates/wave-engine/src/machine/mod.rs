@@ -8,6 +8,8 @@ mod control;
 mod cpu;
 pub mod event;
 mod exec;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod fma_simd128;
 pub mod frame;
 mod full_rows;
 mod full_wave_load;

@@ -235,13 +235,13 @@ fn fma_result(bits: u32) -> u32 {
 
 /// f64 bits below an f32 mantissa, and the pattern of an f32 midpoint in them (the bit just below
 /// the f32 mantissa set, all lower bits clear).
-const BELOW_F32: u64 = (1 << 29) - 1;
-const F32_MIDPOINT: u64 = 1 << 28;
+pub(crate) const BELOW_F32: u64 = (1 << 29) - 1;
+pub(crate) const F32_MIDPOINT: u64 = 1 << 28;
 
 /// `a × b + c` rounded to f64 and then to f32 when that is surely the single correct rounding,
 /// else `None`. Four operations a lane and no branch (the caller's lane loop vectorises): the fast
-/// path of machines without a fused multiply-add (wasm); the caller asks [`fma`] for the lanes
-/// it refuses. A NaN result is returned as is: the caller must not take it (which NaN comes out
+/// path of machines without a fused multiply-add (wasm has its own copy in 128-bit SIMD,
+/// `machine/fma_simd128.rs`); the caller asks [`fma`] for the lanes it refuses. A NaN result is returned as is: the caller must not take it (which NaN comes out
 /// is [`fma`]'s to say).
 ///
 /// The product is exact in f64; the f64 sum rounds once. Rounding is monotonic and every midpoint
