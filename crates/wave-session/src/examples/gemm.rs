@@ -116,7 +116,7 @@ pub fn gemm_example() -> Example {
     gemm_of_size(
         "gemm",
         GEMM_N,
-        "Register-blocked GEMM (256 × 256)",
+        "GEMM 256 × 256, register-blocked",
         "A full-size f32 matrix multiply: 16 workgroups of 256 threads, each thread computing a \
          4 × 4 block of C from 16-byte loads and 64 fused multiply-adds per step. A and B are \
          seeded random matrices; when the run finishes, the playground recomputes C in Rust and \
@@ -130,7 +130,7 @@ pub fn gemm_512_example() -> Example {
     gemm_of_size(
         "gemm-512",
         GEMM_512_N,
-        "Register-blocked GEMM (512 × 512)",
+        "GEMM 512 × 512, register-blocked",
         "The register-blocked matrix multiply at 512 × 512: 64 workgroups of 256 threads, 134 \
          million fused multiply-adds in 5.5 million wave-instructions, run by the engine in \
          your browser. A and B are seeded random matrices; when the run finishes, the \
