@@ -191,7 +191,46 @@ async function benchGemm(page, baseUrl, runs, example) {
     await page.getByRole('button', { name: 'Reset', exact: true }).click();
     await page.getByRole('status').filter({ hasText: /^ready$/ }).waitFor();
   }
-  return results;
+  return { runs: results, pauses: await benchPause(page, runs) };
+}
+
+// Pause while the GEMM runs: from the click (its event time, taken in the page) to the paused
+// state shown (the end of the run's `wave:run` measure), beside that run's longest engine slice.
+// Run and Pause are one button; both clicks land at its place as a person's would, with no
+// waiting for the busy page to be idle first (the busy page is the point). A run that finishes
+// before the second click is not counted (that click starts another run, let finish too).
+async function benchPause(page, tries) {
+  const button = page.getByRole('button', { name: 'Run', exact: true });
+  const pauses = [];
+  for (let i = 0; i < tries; i++) {
+    const before = (await entries(page, 'wave:run')).length;
+    const box = await button.boundingBox();
+    if (!box) throw new Error('no Run button to click');
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.evaluate(() => {
+      document.addEventListener('click', (event) => {
+        window.__lastClick = { arrived: event.timeStamp, handled: performance.now() };
+      }, { capture: true });
+    });
+    await page.mouse.click(x, y);
+    await page.getByRole('status').filter({ hasText: /^running/ }).waitFor();
+    await page.mouse.click(x, y);
+    await waitForCount(page, 'wave:run', before + 1, 120_000);
+    const run = (await entries(page, 'wave:run'))[before];
+    if (run.detail.outcome === 'paused') {
+      const clicked = await page.evaluate(() => window.__lastClick);
+      pauses.push({
+        answerMs: run.start + run.duration - clicked.arrived,
+        waitedMs: clicked.handled - clicked.arrived,
+        longestSliceMs: run.detail.longestSliceMs,
+      });
+    } else {
+      await waitForCount(page, 'wave:run', before + 2, 120_000);
+    }
+    await page.getByRole('button', { name: 'Reset', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: /^ready$/ }).waitFor();
+  }
+  return pauses;
 }
 
 // Chromium tracing (CDP `Tracing` domain) of the measured steps, for `--trace FILE`: the raw trace
@@ -465,7 +504,7 @@ function reportTravel(lines, travel) {
   lines.push('');
 }
 
-function reportGemm(lines, gemm, example) {
+function reportGemm(lines, { runs: gemm, pauses }, example) {
   const cold = gemm[0];
   const warm = gemm.length > 1 ? gemm.slice(1) : gemm;
   const size = example === 'gemm-512' ? '512×512' : '256×256';
@@ -485,6 +524,14 @@ function reportGemm(lines, gemm, example) {
   lines.push(`| longest main-thread task (\`longtask\`) | ${task(longest(cold))} | ${task(Math.min(...warm.map(longest)))} | ${task(median(warm.map(longest)))} |`);
   lines.push('');
   lines.push(`Slices per run: ${median(gemm.map((r) => r.slices))} (median); frames painted during a run: ${median(gemm.map((r) => r.framesDuringRun))} (median).`);
+  lines.push('');
+  if (pauses.length > 0) {
+    const answers = pauses.map((p) => p.answerMs);
+    const waits = pauses.map((p) => p.waitedMs);
+    lines.push(`Pause during a run, ${pauses.length} times: from the click to the page handling it (the engine stops there) median ${ms(median(waits))}, longest ${ms(Math.max(...waits))}; to the paused views shown median ${ms(median(answers))}, longest ${ms(Math.max(...answers))}. Those runs' longest engine slices: ${pauses.map((p) => ms(p.longestSliceMs)).join(', ')}.`);
+  } else {
+    lines.push('Pause: every run finished before the click reached it.');
+  }
   lines.push('');
 }
 
