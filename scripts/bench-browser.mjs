@@ -198,7 +198,7 @@ async function benchGemm(page, baseUrl, runs, example) {
 // state shown (the end of the run's `wave:run` measure), beside that run's longest engine slice.
 // Run and Pause are one button; both clicks land at its place as a person's would, with no
 // waiting for the busy page to be idle first (the busy page is the point). A run that finishes
-// before the second click is not counted (that click starts another run, let finish too).
+// before the second click is not counted (if that click started another run, it is let finish).
 async function benchPause(page, tries) {
   const button = page.getByRole('button', { name: 'Run', exact: true });
   const pauses = [];
@@ -228,7 +228,8 @@ async function benchPause(page, tries) {
         waitedMs: clicked.handled - clicked.arrived,
         longestSliceMs: run.detail.longestSliceMs,
       });
-    } else if (paused) {
+    } else if (await page.getByRole('status').textContent() === 'running…') {
+      // The click came after the end and started another run: let it finish.
       await waitForCount(page, 'wave:run', before + 2, 120_000);
     }
     await page.getByRole('button', { name: 'Reset', exact: true }).click();
