@@ -24,9 +24,9 @@ for (const want of expected) {
       (same ? "" : ` (expected ${want.instructions}, ${hex(want.checksum)})`),
   );
 }
-// fma on operands chosen for its edge cases, at both wave widths (4,096 threads, 3 results
+// fma on operands chosen for its edge cases, at three wave widths (4,096 threads, 3 results
 // each), against the exact per-lane rules compiled into the same build.
-for (const waveWidth of [32, 64]) {
+for (const waveWidth of [16, 32, 64]) {
   const seed = 0xf3a0 + waveWidth;
   const wrong = runner.fmaCheck(seed, 32, waveWidth);
   if (wrong !== 0) failures++;

@@ -219,6 +219,12 @@ fn fma_rows_portable(wave: &mut Wave, instr: &Instr, mask: u64) -> bool {
 #[inline(always)]
 fn fma_rows_portable(wave: &mut Wave, instr: &Instr, mask: u64) -> bool {
     use super::fma_simd128::fma_rows;
+    // Every lane active: the lanes past the width are written too, as `store` writes them.
+    let mask = if mask == lanes_mask(wave.width) {
+        u64::MAX
+    } else {
+        mask
+    };
     if instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) != 0 {
         false
     } else if wave.width <= 32 {
