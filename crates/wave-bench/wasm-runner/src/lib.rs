@@ -81,8 +81,9 @@ pub extern "C" fn checksum() -> u32 {
 }
 
 /// `fma` in this build against the exact per-lane rules on `workgroups` x 128 threads at
-/// `wave_width` (32 or 64), operands drawn from `seed` (see `fma_check.rs`): the number of
-/// result words that differ, 0 when they agree; `u32::MAX` if the kernel did not run.
+/// `wave_width` (a width the machine accepts), operands drawn from `seed` (see `fma_check.rs`):
+/// the number of result words that differ, 0 when they agree; `u32::MAX` if the kernel did not
+/// run.
 #[no_mangle]
 pub extern "C" fn fma_check(seed: u64, workgroups: u32, wave_width: u32) -> u32 {
     fma_check::mismatches(seed, workgroups, wave_width)
