@@ -213,8 +213,9 @@ fn fma_rows_portable(wave: &mut Wave, instr: &Instr, mask: u64) -> bool {
 }
 
 /// `fma` on one wave with wasm's 128-bit SIMD: the same bits as the other targets' portable pass,
-/// in one pass with no per-lane fallback ([`super::fma_simd128`]). `false` (nothing stored) for
-/// immediate operands, which the caller's per-lane rules read.
+/// in one pass that settles f32-midpoint sums in its vectors and hands only subnormal and NaN lanes
+/// to the per-lane rules ([`super::fma_simd128`]). `false` (nothing stored) for immediate
+/// operands, which the caller's per-lane rules read.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
 fn fma_rows_portable(wave: &mut Wave, instr: &Instr, mask: u64) -> bool {
