@@ -1,12 +1,13 @@
 //! `fma` without a fused multiply-add instruction, four lanes per step on wasm's 128-bit SIMD.
 //!
 //! Each lane: the product of two f32 values, exact in f64; one f64 add; one rounding to f32.
-//! That second rounding gives the single correct rounding of the exact value except in three
-//! cases, which this pass settles without leaving its vectors:
+//! That second rounding gives the single correct rounding of the exact value except in these
+//! cases:
 //! - the f64 sum lands exactly on an f32 midpoint (a GEMM of short-mantissa values does so on
-//!   about one lane in ten). If the add was exact the tie is real and rounds to even, as the
-//!   narrowing does; if not, TwoSum's error says on which side the exact value lies and the sum is
-//!   moved one f64 step that way before it is narrowed ("round to odd");
+//!   about one lane in ten), settled without leaving the vectors. If the add was exact the tie
+//!   is real and rounds to even, as the narrowing does; if not, TwoSum's error says on which side
+//!   the exact value lies and the sum is moved one f64 step that way before it is narrowed
+//!   ("round to odd");
 //! - the result is below the smallest normal f32, where f32 has fewer bits than that argument
 //!   assumes, or is NaN (which NaN is [`float::fma`]'s to say): these lanes take [`float::fma`].
 //!
