@@ -4,6 +4,7 @@
 mod app;
 pub mod codemirror;
 pub mod components;
+pub mod fma;
 
 pub use app::{default_session, App};
 pub use wave_session::DEFAULT_KERNEL;

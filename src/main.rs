@@ -6,6 +6,8 @@ fn main() {
         // index.html has shown why the playground cannot run here; the page stays as it is.
         return;
     }
+    // Before anything runs: the engine takes the browser's fused multiply-add if it has one.
+    wave_playground::fma::offer_to_engine();
     wave_playground::components::lanes::intern_lane_classes();
     leptos::mount::mount_to_body(wave_playground::App);
 }

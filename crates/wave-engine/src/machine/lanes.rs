@@ -159,6 +159,16 @@ pub fn fma_run(waves: &mut [Wave], run: &[Instr], hardware: Option<Avx2Fma>) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = hardware;
+    // In a browser that lends its fused multiply-add (see `fused_fma`), the run goes there.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if super::fused_fma::run_fused(waves, run, |wave, instr| {
+        let mask = wave.active & super::control::guard_mask(wave, instr.guard);
+        if !fma_rows_portable(wave, instr, mask) {
+            fma_by_lane_rules(wave, instr, mask);
+        }
+    }) {
+        return;
+    }
     // The portable path: one pass over the lanes with the operand rows borrowed in place.
     for wave in waves {
         for instr in run {

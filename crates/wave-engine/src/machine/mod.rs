@@ -13,6 +13,7 @@ mod fma_simd128;
 pub mod frame;
 mod full_rows;
 mod full_wave_load;
+mod fused_fma;
 mod history;
 mod lane_bits;
 mod lanes;
@@ -39,6 +40,7 @@ pub use config::{ConfigError, LaunchConfig, ResolvedLaunch};
 use cpu::Avx2Fma;
 pub use event::{Event, EventKind, EventSink, NoEvents, Recorded};
 pub use frame::{Frame, FrameKind};
+pub use fused_fma::{offer_fused_run, FusedRun};
 pub use history::{
     windows_back, Arrival, Checkpoint, ForeignCheckpoint, History, Replayed, Sample, WaveSteps,
     DEFAULT_BUDGET, PAGE_BYTES,

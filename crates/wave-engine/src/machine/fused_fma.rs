@@ -1,0 +1,407 @@
+//! Runs of `fma` in wasm with a fused multiply-add from outside the engine: the browser's, where
+//! it has one. Wasm has no fused multiply-add; its relaxed SIMD has `f32x4.relaxed_madd`, which a
+//! browser compiles to the CPU's fused multiply-add where the CPU has one, but the engine cannot
+//! use it itself (a browser without relaxed SIMD would reject the whole module). So the page offers
+//! a function from a small module of its own ([`offer_fused_run`]); the engine tests it, and uses
+//! it for the runs of `fma` that lockstep hands over, a run per wave per call. Without one, or
+//! where it rounds twice, `fma` is the engine's own pass in f64 (`fma_simd128`): the same bits.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::wave::{lanes_mask, Row, Wave, MAX_LANES};
+use crate::instr::{flags, Guard, Instr};
+use crate::numeric::float;
+
+/// A run of `fma` on one wave's register file, rounded once, from outside the engine.
+///
+/// `registers` points at the wave's rows of [`MAX_LANES`] lanes, one after another; `run` at
+/// `count` instructions, each a u32 with the register numbers a, b, c and dst in its bytes, low to
+/// high. Instruction after instruction, `dst = a * b + c` on the lanes below `lanes` (32 or 64)
+/// that have their bit in `mask`. An instruction with a NaN result on such a lane stops the run in
+/// its group of four lanes, before anything of that group is written: the return value is then
+/// `(instruction << 8) | first lane of the group`, the lanes before that group being done;
+/// otherwise `count << 8`. Reads and writes nothing but those rows.
+pub type FusedRun = unsafe extern "C" fn(
+    registers: *mut u32,
+    run: *const u32,
+    count: u32,
+    mask: u64,
+    lanes: u32,
+) -> u32;
+
+/// The offered [`FusedRun`] that passed its test, as an address (0: none).
+static FUSED_RUN: AtomicUsize = AtomicUsize::new(0);
+
+#[cfg_attr(
+    not(all(target_arch = "wasm32", target_feature = "simd128")),
+    allow(dead_code)
+)]
+fn fused_run() -> Option<FusedRun> {
+    match FUSED_RUN.load(Ordering::Relaxed) {
+        0 => None,
+        // SAFETY: only `offer_fused_run` stores here, the address of a `FusedRun`.
+        address => Some(unsafe { std::mem::transmute::<usize, FusedRun>(address) }),
+    }
+}
+
+/// Offers every machine a fused multiply-add from outside the engine. It is tested first, on a
+/// run where rounding once and twice differ, with chains, destinations that are operands,
+/// zeros, subnormals, cancellation, infinities, NaNs and partial masks, against [`float::fma`]
+/// lane by lane; it is used only if every result agrees (a browser may compile it as a multiply
+/// and an add). Returns whether it is used.
+///
+/// # Safety
+/// `run` behaves as [`FusedRun`] says: it touches no memory but the rows it is given.
+pub unsafe fn offer_fused_run(run: FusedRun) -> bool {
+    let agrees = [u64::MAX, 0x0FF0_FFFF_5A5A_FFFF, 0x0000_0000_FFFF_0FF0]
+        .into_iter()
+        .all(|mask| probe_agrees(run, mask));
+    if agrees {
+        FUSED_RUN.store(run as usize, Ordering::Relaxed);
+    }
+    agrees
+}
+
+/// Whether `fused` gives the per-lane rules' results on the probe's run with `mask`.
+fn probe_agrees(fused: FusedRun, mask: u64) -> bool {
+    let (mut expected, run) = probe();
+    let mut got = expected.clone();
+    for instr in &run {
+        exact_lanes(&mut expected, instr, mask, MAX_LANES);
+    }
+    let packed: Vec<u32> = run.iter().map(pack).collect();
+    run_on_rows(fused, &mut got, &run, &packed, mask, MAX_LANES as u32);
+    got == expected
+}
+
+/// The probe's register file and run. Lanes below 32 hold finite values, where rounding once and
+/// twice differ, subnormals and cancellation, and never meet a NaN, so that a run stopped by one
+/// (lanes 32 and up: infinities, NaNs, zeros) still leaves them to the function on test.
+fn probe() -> (Vec<Row>, Vec<Instr>) {
+    let bits = f32::to_bits;
+    // (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 rounded once and 0 rounded twice.
+    let near_one = |k: f32| bits(1.0 + k / 4096.0);
+    let row = |finite: [u32; 8], special: [u32; 8]| -> Row {
+        std::array::from_fn(|lane| {
+            if lane < 32 {
+                finite[lane % 8]
+            } else {
+                special[lane % 8]
+            }
+        })
+    };
+    let (inf, nan) = (0x7F80_0000, 0x7FC0_0001);
+    let registers = vec![
+        row(
+            [
+                near_one(1.0),
+                bits(1.0e-20),
+                bits(3.0),
+                bits(-1.5e-30),
+                bits(1.5),
+                near_one(3.0),
+                bits(0.1),
+                near_one(-1.0),
+            ],
+            [
+                inf,
+                0,
+                nan,
+                0xFF80_0000,
+                bits(f32::MAX),
+                0x8000_0000,
+                bits(1.0),
+                0x7FA0_0001,
+            ],
+        ),
+        row(
+            [
+                near_one(1.0),
+                bits(1.0e-20),
+                bits(1.0 / 3.0),
+                bits(2.5e-10),
+                bits(-0.75),
+                near_one(3.0),
+                bits(10.0),
+                near_one(1.0),
+            ],
+            [
+                0,
+                0x8000_0000,
+                bits(1.0),
+                inf,
+                bits(f32::MAX),
+                inf,
+                nan,
+                bits(1.0),
+            ],
+        ),
+        row(
+            [
+                near_one(-2.0 * 4096.0 - 2.0),
+                1,
+                bits(-1.0),
+                5,
+                bits(1.0 / 3.0),
+                near_one(-4096.0 * 2.0 - 6.0),
+                bits(-1.0),
+                near_one(2.0),
+            ],
+            [
+                bits(1.0),
+                0,
+                bits(2.0),
+                inf,
+                0xFF80_0000,
+                bits(1.0),
+                0,
+                0x8000_0000,
+            ],
+        ),
+        row(
+            [
+                bits(0.1),
+                bits(-0.1),
+                bits(1.0e30),
+                0x8000_0001,
+                bits(7.0),
+                0x0080_0000,
+                bits(-2.0),
+                bits(0.5),
+            ],
+            [
+                0xFF80_0000,
+                nan,
+                0,
+                bits(1.0),
+                inf,
+                0x8000_0000,
+                bits(-1.0),
+                bits(2.0),
+            ],
+        ),
+        row([0; 8], [0; 8]),
+        row([0; 8], [0; 8]),
+    ];
+    let fma = |dst: u8, a: u8, b: u8, c: u8| Instr {
+        dst,
+        a,
+        b,
+        c,
+        ..Instr::new(crate::instr::Op::Fma)
+    };
+    // A plain one, a chain on its result, destinations that are operands.
+    let run = vec![
+        fma(4, 0, 1, 2),
+        fma(5, 4, 4, 3),
+        fma(2, 2, 0, 2),
+        fma(0, 0, 3, 4),
+        fma(5, 1, 5, 0),
+    ];
+    (registers, run)
+}
+
+/// Runs `run` (all `fma`) on `waves` with the offered fused run: `false`, nothing done, when there
+/// is none. Instructions it cannot take (an immediate operand, a guard, a register outside the
+/// file) go to `one_by_one`, in their place in the run. (Only wasm's run loop asks; elsewhere the
+/// module is compiled for its tests.)
+#[cfg_attr(
+    not(all(target_arch = "wasm32", target_feature = "simd128")),
+    allow(dead_code)
+)]
+pub(super) fn run_fused(
+    waves: &mut [Wave],
+    run: &[Instr],
+    mut one_by_one: impl FnMut(&mut Wave, &Instr),
+) -> bool {
+    let Some(fused) = fused_run() else {
+        return false;
+    };
+    let mut rest = run;
+    while let Some(first) = rest.first() {
+        let takes = |instr: &Instr| plain(instr, waves);
+        if !takes(first) {
+            for wave in waves.iter_mut() {
+                one_by_one(wave, first);
+            }
+            rest = &rest[1..];
+            continue;
+        }
+        let piece = rest
+            .iter()
+            .take(64)
+            .take_while(|instr| takes(instr))
+            .count();
+        let (now, later) = rest.split_at(piece);
+        let mut packed = [0u32; 64];
+        for (slot, instr) in packed.iter_mut().zip(now) {
+            *slot = pack(instr);
+        }
+        for wave in waves.iter_mut() {
+            let mask = if wave.active == lanes_mask(wave.width) {
+                u64::MAX
+            } else {
+                wave.active
+            };
+            let lanes = if wave.width <= 32 { 32 } else { 64 };
+            run_on_rows(
+                fused,
+                &mut wave.registers,
+                now,
+                &packed[..piece],
+                mask,
+                lanes,
+            );
+        }
+        rest = later;
+    }
+    true
+}
+
+/// Whether the fused run can take `instr` on every one of `waves`: register operands, no guard,
+/// every register inside each wave's file.
+fn plain(instr: &Instr, waves: &[Wave]) -> bool {
+    let highest = instr.a.max(instr.b).max(instr.c).max(instr.dst) as usize;
+    instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) == 0
+        && instr.guard == Guard::Always
+        && waves.iter().all(|wave| highest < wave.registers.len())
+}
+
+/// The register numbers of a plain `fma`, a, b, c and dst from the low byte up.
+fn pack(instr: &Instr) -> u32 {
+    u32::from_le_bytes([instr.a, instr.b, instr.c, instr.dst])
+}
+
+/// `run` (every instruction plain for `rows`, `packed` its packing) on one wave's rows with
+/// `fused`; a lane group that stopped it is finished by the per-lane rules, and the run goes on
+/// after that instruction.
+fn run_on_rows(
+    fused: FusedRun,
+    rows: &mut [Row],
+    run: &[Instr],
+    packed: &[u32],
+    mask: u64,
+    lanes: u32,
+) {
+    let mut start = 0;
+    while start < run.len() {
+        // SAFETY: every register of the run is inside `rows` (plain), whose rows lie one after
+        // another, `MAX_LANES` lanes each; `fused` touches only those ([`FusedRun`], vouched for
+        // by whoever offered it).
+        let stop = unsafe {
+            fused(
+                rows.as_mut_ptr().cast(),
+                packed[start..].as_ptr(),
+                (run.len() - start) as u32,
+                mask,
+                lanes,
+            )
+        };
+        let stopped_at = start + (stop >> 8) as usize;
+        let Some(instr) = run.get(stopped_at) else {
+            break;
+        };
+        let first_lane = stop & 0xFF;
+        exact_lanes(rows, instr, mask & (u64::MAX << first_lane), lanes as usize);
+        start = stopped_at + 1;
+    }
+}
+
+/// `instr` by the per-lane rules on the lanes below `lanes` in `mask`.
+fn exact_lanes(rows: &mut [Row], instr: &Instr, mask: u64, lanes: usize) {
+    let [a, b, c, dst] = [instr.a, instr.b, instr.c, instr.dst].map(usize::from);
+    for lane in (0..lanes).filter(|lane| mask >> lane & 1 != 0) {
+        rows[dst][lane] = float::fma(rows[a][lane], rows[b][lane], rows[c][lane]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A [`FusedRun`] in software: `f32::mul_add` (one rounding), or `mul + add` (two) when
+    /// `ROUNDS_TWICE`, and a mask honoured unless `IGNORES_MASK`.
+    unsafe extern "C" fn software<const ROUNDS_TWICE: bool, const IGNORES_MASK: bool>(
+        registers: *mut u32,
+        run: *const u32,
+        count: u32,
+        mask: u64,
+        lanes: u32,
+    ) -> u32 {
+        for index in 0..count {
+            // SAFETY: as `FusedRun` promises its caller, `run` holds `count` instructions and
+            // `registers` every row they name.
+            let [a, b, c, dst] = unsafe { *run.add(index as usize) }.to_le_bytes();
+            let lane_at = |row: u8, lane: u32| unsafe {
+                registers.add(row as usize * MAX_LANES + lane as usize)
+            };
+            for group in (0..lanes).step_by(4) {
+                let chosen: Vec<u32> = (group..group + 4)
+                    .filter(|&lane| IGNORES_MASK || mask >> lane & 1 != 0)
+                    .collect();
+                let results: Vec<u32> = chosen
+                    .iter()
+                    .map(|&lane| {
+                        let [a, b, c] =
+                            [a, b, c].map(|row| f32::from_bits(unsafe { *lane_at(row, lane) }));
+                        if ROUNDS_TWICE {
+                            a * b + c
+                        } else {
+                            a.mul_add(b, c)
+                        }
+                        .to_bits()
+                    })
+                    .collect();
+                if results.iter().any(|&r| f32::from_bits(r).is_nan()) {
+                    return index << 8 | group;
+                }
+                for (&lane, &result) in chosen.iter().zip(&results) {
+                    unsafe { *lane_at(dst, lane) = result };
+                }
+            }
+        }
+        count << 8
+    }
+
+    #[test]
+    fn the_probe_takes_a_fused_run_and_refuses_one_that_rounds_twice_or_ignores_the_mask() {
+        for mask in [u64::MAX, 0x0FF0_FFFF_5A5A_FFFF, 0x0000_0000_FFFF_0FF0] {
+            assert!(probe_agrees(software::<false, false>, mask), "{mask:#x}");
+        }
+        assert!(!probe_agrees(software::<true, false>, u64::MAX));
+        assert!(!probe_agrees(
+            software::<false, true>,
+            0x0FF0_FFFF_5A5A_FFFF
+        ));
+    }
+
+    #[test]
+    fn a_run_stopped_by_a_nan_is_finished_by_the_per_lane_rules_and_goes_on() {
+        let (registers, run) = probe();
+        let packed: Vec<u32> = run.iter().map(pack).collect();
+        for mask in [u64::MAX, 0x8000_0000_0000_0001, 0x0000_FFFF_0000_0F0F] {
+            let mut expected = registers.clone();
+            for instr in &run {
+                exact_lanes(&mut expected, instr, mask, MAX_LANES);
+            }
+            let mut got = registers.clone();
+            run_on_rows(software::<false, false>, &mut got, &run, &packed, mask, 64);
+            assert!(got == expected, "{mask:#x}");
+            // The probe's run does meet NaNs: without the per-lane rules after a stop, lanes
+            // would be missing.
+            let mut unfinished = registers.clone();
+            // SAFETY: the rows hold every register of the run.
+            let stop = unsafe {
+                software::<false, false>(
+                    unfinished.as_mut_ptr().cast(),
+                    packed.as_ptr(),
+                    5,
+                    mask,
+                    64,
+                )
+            };
+            assert!(stop >> 8 < 5, "the probe's run stops at a NaN ({mask:#x})");
+            assert!(unfinished != expected);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+;; `fma` with wasm's relaxed SIMD: `f32x4.relaxed_madd`, four lanes at a time, which a browser
+;; compiles to the CPU's fused multiply-add where the CPU has one (and to a multiply and an add
+;; where it does not: the engine tests it before using it). The page instantiates this module on
+;; its own memory and puts `fma_run` in its function table (src/fma.rs); the engine calls it as a
+;; `machine::FusedRun`.
+;;
+;; fma_run(registers, run, count, mask, lanes) -> stop
+;;   registers: a wave's register file, rows of 64 lanes (256 bytes) one after another;
+;;   run: `count` instructions, each a u32 with the register numbers a, b, c and dst in its bytes,
+;;   low to high: dst = a * b + c, rounded once, on the lanes below `lanes` (a multiple of 4) that
+;;   have their bit in `mask`, instruction after instruction.
+;;   An instruction whose result is NaN on a lane stops the run there, in its group of four lanes
+;;   before anything of that group is written: the result is (instruction << 8) | first lane of
+;;   that group; the lanes before it are done. `count << 8` when the whole run is done.
+(module
+  (import "env" "memory" (memory 0))
+  (func (export "fma_run")
+    (param $registers i32) (param $run i32) (param $count i32) (param $mask i64) (param $lanes i32)
+    (result i32)
+    (local $instr i32)
+    (local $word i32)
+    (local $a i32)
+    (local $b i32)
+    (local $c i32)
+    (local $dst i32)
+    (local $at i32)
+    (local $chosen i32)
+    (local $offset i32)
+    (local $result v128)
+    (block $run_done
+      (loop $next_instr
+        (br_if $run_done (i32.ge_u (local.get $instr) (local.get $count)))
+        (local.set $word (i32.load (i32.add (local.get $run) (i32.shl (local.get $instr) (i32.const 2)))))
+        (local.set $a (i32.add (local.get $registers)
+          (i32.shl (i32.and (local.get $word) (i32.const 0xff)) (i32.const 8))))
+        (local.set $b (i32.add (local.get $registers)
+          (i32.shl (i32.and (i32.shr_u (local.get $word) (i32.const 8)) (i32.const 0xff)) (i32.const 8))))
+        (local.set $c (i32.add (local.get $registers)
+          (i32.shl (i32.and (i32.shr_u (local.get $word) (i32.const 16)) (i32.const 0xff)) (i32.const 8))))
+        (local.set $dst (i32.add (local.get $registers)
+          (i32.shl (i32.shr_u (local.get $word) (i32.const 24)) (i32.const 8))))
+        (local.set $at (i32.const 0))
+        (block $lanes_done
+          (loop $next_group
+            (br_if $lanes_done (i32.ge_u (local.get $at) (local.get $lanes)))
+            ;; The group's lanes in the mask, as four bits.
+            (local.set $chosen
+              (i32.and
+                (i32.wrap_i64 (i64.shr_u (local.get $mask) (i64.extend_i32_u (local.get $at))))
+                (i32.const 15)))
+            (if (local.get $chosen)
+              (then
+                (local.set $offset (i32.shl (local.get $at) (i32.const 2)))
+                (local.set $result
+                  (f32x4.relaxed_madd
+                    (v128.load (i32.add (local.get $a) (local.get $offset)))
+                    (v128.load (i32.add (local.get $b) (local.get $offset)))
+                    (v128.load (i32.add (local.get $c) (local.get $offset)))))
+                ;; A NaN on a chosen lane (magnitude above infinity's bits) stops the run.
+                (if (i32.and (local.get $chosen)
+                      (i32x4.bitmask
+                        (i32x4.gt_u
+                          (v128.and (local.get $result) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff))
+                          (v128.const i32x4 0x7f800000 0x7f800000 0x7f800000 0x7f800000))))
+                  (then
+                    (return (i32.or (i32.shl (local.get $instr) (i32.const 8)) (local.get $at)))))
+                (if (i32.eq (local.get $chosen) (i32.const 15))
+                  (then
+                    (v128.store (i32.add (local.get $dst) (local.get $offset)) (local.get $result)))
+                  (else
+                    ;; The chosen lanes from the result, the others as they were.
+                    (v128.store (i32.add (local.get $dst) (local.get $offset))
+                      (v128.bitselect
+                        (local.get $result)
+                        (v128.load (i32.add (local.get $dst) (local.get $offset)))
+                        (i32x4.ne
+                          (v128.and (i32x4.splat (local.get $chosen)) (v128.const i32x4 1 2 4 8))
+                          (v128.const i32x4 0 0 0 0))))))))
+            (local.set $at (i32.add (local.get $at) (i32.const 4)))
+            (br $next_group)))
+        (local.set $instr (i32.add (local.get $instr) (i32.const 1)))
+        (br $next_instr)))
+    (i32.shl (local.get $count) (i32.const 8))))
