@@ -144,6 +144,11 @@ fn load_block_by_pattern<const WORDS: usize>(
         let Some(chunk) = bytes_at(bytes, base, 32 * WORDS) else {
             return false;
         };
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        if WORDS == 4 {
+            deal_quads_simd128(chunk, registers, dst, first);
+            return true;
+        }
         for lane in 0..8 {
             for word in 0..WORDS {
                 let at = (lane * WORDS + word) * 4;
@@ -154,6 +159,41 @@ fn load_block_by_pattern<const WORDS: usize>(
         true
     } else {
         false
+    }
+}
+
+/// Eight lanes' consecutive 16-byte values (`chunk`, 128 bytes) dealt out to registers
+/// `dst .. dst + 4` at lanes `first ..`, with wasm's 128-bit SIMD: per four lanes, four loads, a
+/// 4 x 4 transpose in eight shuffles and four stores, where the portable loop moves word by word
+/// (the register-blocked GEMM's rows of B come this way).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn deal_quads_simd128(chunk: &[u8], registers: &mut [Row], dst: usize, first: usize) {
+    use core::arch::wasm32::*;
+    for group in 0..2 {
+        let lane = |l: usize| {
+            let bytes = &chunk[(4 * group + l) * 16..][..16];
+            // SAFETY: `bytes` is 16 bytes long; wasm loads need no alignment.
+            unsafe { v128_load(bytes.as_ptr().cast()) }
+        };
+        let [l0, l1, l2, l3] = [0, 1, 2, 3].map(lane);
+        // Words 0 and 1, then 2 and 3, of lanes 0 and 1, and of lanes 2 and 3.
+        let low01 = i32x4_shuffle::<0, 4, 1, 5>(l0, l1);
+        let high01 = i32x4_shuffle::<2, 6, 3, 7>(l0, l1);
+        let low23 = i32x4_shuffle::<0, 4, 1, 5>(l2, l3);
+        let high23 = i32x4_shuffle::<2, 6, 3, 7>(l2, l3);
+        let words = [
+            u64x2_shuffle::<0, 2>(low01, low23),
+            u64x2_shuffle::<1, 3>(low01, low23),
+            u64x2_shuffle::<0, 2>(high01, high23),
+            u64x2_shuffle::<1, 3>(high01, high23),
+        ];
+        for (word, value) in words.into_iter().enumerate() {
+            let at = first + 4 * group;
+            let lanes = &mut registers[dst + word][at..at + 4];
+            // SAFETY: `lanes` is four u32, 16 bytes; wasm stores need no alignment.
+            unsafe { v128_store(lanes.as_mut_ptr().cast(), value) };
+        }
     }
 }
 
