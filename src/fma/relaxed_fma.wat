@@ -40,6 +40,26 @@
         (local.set $dst (i32.add (local.get $registers)
           (i32.shl (i32.shr_u (local.get $word) (i32.const 24)) (i32.const 8))))
         (local.set $at (i32.const 0))
+        ;; Every lane chosen (a full wave): no mask to look at, no blend.
+        (if (i64.eq (local.get $mask) (i64.const -1))
+          (then
+            (loop $next_full_group
+              (local.set $offset (i32.shl (local.get $at) (i32.const 2)))
+              (local.set $result
+                (f32x4.relaxed_madd
+                  (v128.load (i32.add (local.get $a) (local.get $offset)))
+                  (v128.load (i32.add (local.get $b) (local.get $offset)))
+                  (v128.load (i32.add (local.get $c) (local.get $offset)))))
+              (if (i32x4.bitmask
+                    (i32x4.gt_u
+                      (v128.and (local.get $result) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff))
+                      (v128.const i32x4 0x7f800000 0x7f800000 0x7f800000 0x7f800000)))
+                (then
+                  (return (i32.or (i32.shl (local.get $instr) (i32.const 8)) (local.get $at)))))
+              (v128.store (i32.add (local.get $dst) (local.get $offset)) (local.get $result))
+              (local.set $at (i32.add (local.get $at) (i32.const 4)))
+              (br_if $next_full_group (i32.lt_u (local.get $at) (local.get $lanes))))
+            (local.set $at (local.get $lanes))))
         (block $lanes_done
           (loop $next_group
             (br_if $lanes_done (i32.ge_u (local.get $at) (local.get $lanes)))
