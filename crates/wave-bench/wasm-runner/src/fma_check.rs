@@ -1,7 +1,9 @@
-//! `fma` as the engine runs it in wasm (whole rows, 128-bit SIMD) against the exact per-lane rules
-//! (`numeric::float::fma`), on operands chosen to reach every case of the vector pass: sums on an
-//! f32 midpoint (exact ties, and inexact ones that must round away from the tie), cancellation,
-//! subnormal and zero results, infinities and NaNs. The GEMM checksums cover ordinary values.
+//! `fma` as the engine runs it in wasm against the exact per-lane rules (`numeric::float::fma`), on
+//! operands chosen to reach every case of its passes: sums on an f32 midpoint (exact ties, and
+//! inexact ones that must round away from the tie), cancellation, subnormal and zero results,
+//! infinities and NaNs. Here (`check.mjs`) it checks the engine's own 128-bit SIMD pass; the page's
+//! browser test (`tests/fma_wasm.rs`, which includes this file) checks it with the browser's
+//! fused multiply-add lent to the engine. The GEMM checksums cover ordinary values.
 
 use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
 use rand_xoshiro::SplitMix64;
