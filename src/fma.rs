@@ -29,7 +29,7 @@ mod relaxed {
     use wasm_bindgen::prelude::*;
     use wave_engine::machine::{offer_fused_run, FusedRun};
 
-    /// The assembled module: about 300 bytes.
+    /// The assembled module: about half a kilobyte.
     static MODULE: &[u8] = include_bytes!("../target/editor/relaxed-fma.wasm");
 
     #[wasm_bindgen(inline_js = "

@@ -9,6 +9,10 @@
 use wasm_bindgen_test::*;
 use wave_playground::fma::FmaOffer;
 
+// The benchmark's launches, which the fma check runs through; only part of them is used here.
+#[allow(dead_code)]
+#[path = "../crates/wave-bench/src/cases.rs"]
+mod cases;
 #[path = "../crates/wave-bench/wasm-runner/src/fma_check.rs"]
 mod fma_check;
 

@@ -58,46 +58,46 @@
                   (return (i32.or (i32.shl (local.get $instr) (i32.const 8)) (local.get $at)))))
               (v128.store (i32.add (local.get $dst) (local.get $offset)) (local.get $result))
               (local.set $at (i32.add (local.get $at) (i32.const 4)))
-              (br_if $next_full_group (i32.lt_u (local.get $at) (local.get $lanes))))
-            (local.set $at (local.get $lanes))))
-        (block $lanes_done
-          (loop $next_group
-            (br_if $lanes_done (i32.ge_u (local.get $at) (local.get $lanes)))
-            ;; The group's lanes in the mask, as four bits.
-            (local.set $chosen
-              (i32.and
-                (i32.wrap_i64 (i64.shr_u (local.get $mask) (i64.extend_i32_u (local.get $at))))
-                (i32.const 15)))
-            (if (local.get $chosen)
-              (then
-                (local.set $offset (i32.shl (local.get $at) (i32.const 2)))
-                (local.set $result
-                  (f32x4.relaxed_madd
-                    (v128.load (i32.add (local.get $a) (local.get $offset)))
-                    (v128.load (i32.add (local.get $b) (local.get $offset)))
-                    (v128.load (i32.add (local.get $c) (local.get $offset)))))
-                ;; A NaN on a chosen lane (magnitude above infinity's bits) stops the run.
-                (if (i32.and (local.get $chosen)
-                      (i32x4.bitmask
-                        (i32x4.gt_u
-                          (v128.and (local.get $result) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff))
-                          (v128.const i32x4 0x7f800000 0x7f800000 0x7f800000 0x7f800000))))
+              (br_if $next_full_group (i32.lt_u (local.get $at) (local.get $lanes)))))
+          (else
+            (block $lanes_done
+              (loop $next_group
+                (br_if $lanes_done (i32.ge_u (local.get $at) (local.get $lanes)))
+                ;; The group's lanes in the mask, as four bits.
+                (local.set $chosen
+                  (i32.and
+                    (i32.wrap_i64 (i64.shr_u (local.get $mask) (i64.extend_i32_u (local.get $at))))
+                    (i32.const 15)))
+                (if (local.get $chosen)
                   (then
-                    (return (i32.or (i32.shl (local.get $instr) (i32.const 8)) (local.get $at)))))
-                (if (i32.eq (local.get $chosen) (i32.const 15))
-                  (then
-                    (v128.store (i32.add (local.get $dst) (local.get $offset)) (local.get $result)))
-                  (else
-                    ;; The chosen lanes from the result, the others as they were.
-                    (v128.store (i32.add (local.get $dst) (local.get $offset))
-                      (v128.bitselect
-                        (local.get $result)
-                        (v128.load (i32.add (local.get $dst) (local.get $offset)))
-                        (i32x4.ne
-                          (v128.and (i32x4.splat (local.get $chosen)) (v128.const i32x4 1 2 4 8))
-                          (v128.const i32x4 0 0 0 0))))))))
-            (local.set $at (i32.add (local.get $at) (i32.const 4)))
-            (br $next_group)))
+                    (local.set $offset (i32.shl (local.get $at) (i32.const 2)))
+                    (local.set $result
+                      (f32x4.relaxed_madd
+                        (v128.load (i32.add (local.get $a) (local.get $offset)))
+                        (v128.load (i32.add (local.get $b) (local.get $offset)))
+                        (v128.load (i32.add (local.get $c) (local.get $offset)))))
+                    ;; A NaN on a chosen lane (magnitude above infinity's bits) stops the run.
+                    (if (i32.and (local.get $chosen)
+                          (i32x4.bitmask
+                            (i32x4.gt_u
+                              (v128.and (local.get $result) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff))
+                              (v128.const i32x4 0x7f800000 0x7f800000 0x7f800000 0x7f800000))))
+                      (then
+                        (return (i32.or (i32.shl (local.get $instr) (i32.const 8)) (local.get $at)))))
+                    (if (i32.eq (local.get $chosen) (i32.const 15))
+                      (then
+                        (v128.store (i32.add (local.get $dst) (local.get $offset)) (local.get $result)))
+                      (else
+                        ;; The chosen lanes from the result, the others as they were.
+                        (v128.store (i32.add (local.get $dst) (local.get $offset))
+                          (v128.bitselect
+                            (local.get $result)
+                            (v128.load (i32.add (local.get $dst) (local.get $offset)))
+                            (i32x4.ne
+                              (v128.and (i32x4.splat (local.get $chosen)) (v128.const i32x4 1 2 4 8))
+                              (v128.const i32x4 0 0 0 0))))))))
+                (local.set $at (i32.add (local.get $at) (i32.const 4)))
+                (br $next_group)))))
         (local.set $instr (i32.add (local.get $instr) (i32.const 1)))
         (br $next_instr)))
     (i32.shl (local.get $count) (i32.const 8))))

@@ -3,12 +3,15 @@
 //! inexact ones that must round away from the tie), cancellation, subnormal and zero results,
 //! infinities and NaNs. Here (`check.mjs`) it checks the engine's own 128-bit SIMD pass; the page's
 //! browser test (`tests/fma_wasm.rs`, which includes this file) checks it with the browser's
-//! fused multiply-add lent to the engine. The GEMM checksums cover ordinary values.
+//! fused multiply-add lent to the engine. The GEMM checksums cover ordinary values. It launches
+//! through the benchmark's `cases.rs`, which both crates include beside it.
 
 use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
 use rand_xoshiro::SplitMix64;
-use wave_engine::machine::{LaunchConfig, Machine, Stop};
+use wave_engine::machine::Stop;
 use wave_engine::numeric::float;
+
+use crate::cases::{self, Launch};
 
 /// Each thread loads a, b and c and stores three results: `a * b + c`; on lanes 0 to 12 of each
 /// wave only (a mask that splits a group of four lanes) `b * a + (a * b + c)`, the other lanes
@@ -76,15 +79,21 @@ pub fn mismatches(seed: u64, workgroups: u32, wave_width: u32) -> u32 {
 fn run(operands: &[[u32; 3]], workgroups: u32, wave_width: u32) -> Option<Vec<u32>> {
     let threads = operands.len();
     let bytes = |words: usize| (words * 4) as u32;
-    let program = wave_engine::compile(KERNEL).program?;
-    let config = LaunchConfig {
+    // a, b and c, each an array of the threads' operands; then the three results.
+    let mut memory: Vec<u8> = (0..3)
+        .flat_map(|k| {
+            operands
+                .iter()
+                .flat_map(move |triple| triple[k].to_le_bytes())
+        })
+        .collect();
+    memory.resize(6 * threads * 4, 0);
+    let launch = Launch {
+        name: "fma edge cases".to_string(),
+        source: KERNEL,
         grid: [workgroups, 1, 1],
-        workgroup: [1, 1, 1],
-        wave_width,
-        local_memory: 0,
-        device_memory: bytes(6 * threads),
-        max_instructions: 0,
-        initial_registers: vec![
+        memory,
+        registers: vec![
             (1, 0),
             (2, bytes(threads)),
             (3, bytes(2 * threads)),
@@ -92,19 +101,13 @@ fn run(operands: &[[u32; 3]], workgroups: u32, wave_width: u32) -> Option<Vec<u3
             (16, bytes(4 * threads)),
             (17, bytes(5 * threads)),
         ],
+        output: 3 * threads * 4..6 * threads * 4,
     };
-    let mut machine = Machine::new(program.kernels.first()?, &config).ok()?;
-    let memory = machine.device_mut().bytes_mut();
-    for k in 0..3 {
-        for (thread, triple) in operands.iter().enumerate() {
-            let at = (k * threads + thread) * 4;
-            memory[at..at + 4].copy_from_slice(&triple[k].to_le_bytes());
-        }
-    }
+    let mut machine = cases::machine(&launch, wave_width).ok()?;
     if machine.run_to_end() != Stop::Finished {
         return None;
     }
-    let out = &machine.device().bytes()[3 * threads * 4..];
+    let out = &machine.device().bytes()[launch.output];
     Some(
         out.chunks_exact(4)
             .map(|word| u32::from_le_bytes([word[0], word[1], word[2], word[3]]))

@@ -217,9 +217,11 @@ pub(super) fn run_fused(
     let Some(fused) = fused_run() else {
         return false;
     };
+    // The waves of a workgroup have one register count; the smallest serves for all.
+    let registers = waves.iter().map(|wave| wave.registers.len()).min();
+    let takes = |instr: &Instr| registers.is_some_and(|registers| plain(instr, registers));
     let mut rest = run;
     while let Some(first) = rest.first() {
-        let takes = |instr: &Instr| plain(instr, waves);
         if !takes(first) {
             for wave in waves.iter_mut() {
                 one_by_one(wave, first);
@@ -258,13 +260,13 @@ pub(super) fn run_fused(
     true
 }
 
-/// Whether the fused run can take `instr` on every one of `waves`: register operands, no guard,
-/// every register inside each wave's file.
-fn plain(instr: &Instr, waves: &[Wave]) -> bool {
+/// Whether the fused run can take `instr` on waves of `registers` registers: register operands,
+/// no guard, every register inside the file.
+fn plain(instr: &Instr, registers: usize) -> bool {
     let highest = instr.a.max(instr.b).max(instr.c).max(instr.dst) as usize;
     instr.flags & (flags::A_IMM | flags::B_IMM | flags::C_IMM) == 0
         && instr.guard == Guard::Always
-        && waves.iter().all(|wave| highest < wave.registers.len())
+        && highest < registers
 }
 
 /// The register numbers of a plain `fma`, a, b, c and dst from the low byte up.

@@ -241,8 +241,8 @@ pub(crate) const F32_MIDPOINT: u64 = 1 << 28;
 /// `a × b + c` rounded to f64 and then to f32 when that is surely the single correct rounding,
 /// else `None`. Four operations a lane and no branch (the caller's lane loop vectorises): the fast
 /// path of machines without a fused multiply-add (wasm has its own copy in 128-bit SIMD,
-/// `machine/fma_simd128.rs`); the caller asks [`fma`] for the lanes it refuses. A NaN result is returned as is: the caller must not take it (which NaN comes out
-/// is [`fma`]'s to say).
+/// `machine/fma_simd128.rs`); the caller asks [`fma`] for the lanes it refuses. A NaN result is
+/// returned as is: the caller must not take it (which NaN comes out is [`fma`]'s to say).
 ///
 /// The product is exact in f64; the f64 sum rounds once. Rounding is monotonic and every midpoint
 /// between two normal f32 values is an f64, so rounding that sum to f32 can differ from rounding

@@ -1,7 +1,7 @@
 //! One generated program checked in `Behaviour::WaveEmu`: our machine against wave-emu 0.1.2
 //! (the whole device memory, how the run ended, a failure's error text word for word, and on a
-//! finished run every statistic), and
-//! against our own spec mode, which it must match exactly when it reported no departure.
+//! finished run every statistic), and against our own spec mode, which it must match exactly
+//! when it reported no departure.
 
 use super::gen::Case;
 use super::harness::{compile_kernel, lane_figures, oracle_ending, ours_ending, Ending, Launch};
