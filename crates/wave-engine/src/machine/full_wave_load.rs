@@ -91,7 +91,10 @@ fn load_portable<const WORDS: usize>(
 ) -> Option<usize> {
     let blocks = width / 8 * 8;
     for first in (0..blocks).step_by(8) {
-        let block: [u32; 8] = std::array::from_fn(|lane| registers[address_register][first + lane]);
+        let Ok(&block) = <&[u32; 8]>::try_from(&registers[address_register][first..first + 8])
+        else {
+            unreachable!("a block is eight lanes")
+        };
         if !load_block_by_pattern::<WORDS>(bytes, &block, registers, dst, first) {
             // Lane by lane, in order: a lane out of bounds stops the block there.
             for (lane, &address) in block.iter().enumerate() {
@@ -121,14 +124,7 @@ fn load_block_by_pattern<const WORDS: usize>(
     first: usize,
 ) -> bool {
     let base = block[0];
-    let stride = 4 * WORDS as u32;
-    // Folds without short-circuit, so each test is one vectorisable pass.
-    let uniform = block
-        .iter()
-        .fold(true, |all, &address| all & (address == base));
-    let consecutive = (0..8).fold(true, |all, lane| {
-        all & (block[lane] == base.wrapping_add(lane as u32 * stride))
-    });
+    let (uniform, consecutive) = block_pattern::<WORDS>(block);
     if uniform {
         let Some(chunk) = bytes_at(bytes, base, 4 * WORDS) else {
             return false;
@@ -149,6 +145,11 @@ fn load_block_by_pattern<const WORDS: usize>(
             deal_quads_simd128(chunk, registers, dst, first);
             return true;
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        if WORDS == 2 {
+            deal_pairs_simd128(chunk, registers, dst, first);
+            return true;
+        }
         for lane in 0..8 {
             for word in 0..WORDS {
                 let at = (lane * WORDS + word) * 4;
@@ -160,6 +161,45 @@ fn load_block_by_pattern<const WORDS: usize>(
     } else {
         false
     }
+}
+
+/// Whether a block's eight addresses are all `block[0]`, and whether they are consecutive
+/// `4 * WORDS`-byte elements from `block[0]` (wrapping).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn block_pattern<const WORDS: usize>(block: &[u32; 8]) -> (bool, bool) {
+    let (base, stride) = (block[0], 4 * WORDS as u32);
+    // Folds without short-circuit, so each test is one vectorisable pass.
+    let uniform = block
+        .iter()
+        .fold(true, |all, &address| all & (address == base));
+    let consecutive = (0..8).fold(true, |all, lane| {
+        all & (block[lane] == base.wrapping_add(lane as u32 * stride))
+    });
+    (uniform, consecutive)
+}
+
+/// [`block_pattern`] in wasm's 128-bit SIMD: two compares per test on the block's two halves (LLVM
+/// leaves the folds above as eight scalar compares each).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn block_pattern<const WORDS: usize>(block: &[u32; 8]) -> (bool, bool) {
+    use core::arch::wasm32::*;
+    let stride = 4 * WORDS as u32;
+    // SAFETY: `block` is eight u32, two 16-byte halves; wasm loads need no alignment.
+    let (low, high) = unsafe {
+        (
+            v128_load(block.as_ptr().cast()),
+            v128_load(block.as_ptr().add(4).cast()),
+        )
+    };
+    let base = u32x4_splat(block[0]);
+    let same = |a: v128, b: v128| i32x4_all_true(i32x4_eq(a, b));
+    let uniform = same(low, base) & same(high, base);
+    let first_four = u32x4_add(base, u32x4(0, stride, 2 * stride, 3 * stride));
+    let next_four = u32x4_add(first_four, u32x4_splat(4 * stride));
+    let consecutive = same(low, first_four) & same(high, next_four);
+    (uniform, consecutive)
 }
 
 /// Eight lanes' consecutive 16-byte values (`chunk`, 128 bytes) dealt out to registers
@@ -187,6 +227,34 @@ fn deal_quads_simd128(chunk: &[u8], registers: &mut [Row], dst: usize, first: us
             u64x2_shuffle::<1, 3>(low01, low23),
             u64x2_shuffle::<0, 2>(high01, high23),
             u64x2_shuffle::<1, 3>(high01, high23),
+        ];
+        for (word, value) in words.into_iter().enumerate() {
+            let at = first + 4 * group;
+            let lanes = &mut registers[dst + word][at..at + 4];
+            // SAFETY: `lanes` is four u32, 16 bytes; wasm stores need no alignment.
+            unsafe { v128_store(lanes.as_mut_ptr().cast(), value) };
+        }
+    }
+}
+
+/// Eight lanes' consecutive 8-byte values (`chunk`, 64 bytes) dealt out to registers `dst` and
+/// `dst + 1` at lanes `first ..`, with wasm's 128-bit SIMD: per four lanes, two loads split into
+/// even words (word 0) and odd words (word 1), where the portable loop moves word by word (a
+/// tiled GEMM's u64 reads of local memory come this way).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn deal_pairs_simd128(chunk: &[u8], registers: &mut [Row], dst: usize, first: usize) {
+    use core::arch::wasm32::*;
+    for group in 0..2 {
+        let half = |h: usize| {
+            let bytes = &chunk[(2 * group + h) * 16..][..16];
+            // SAFETY: `bytes` is 16 bytes long; wasm loads need no alignment.
+            unsafe { v128_load(bytes.as_ptr().cast()) }
+        };
+        let (low, high) = (half(0), half(1));
+        let words = [
+            i32x4_shuffle::<0, 2, 4, 6>(low, high),
+            i32x4_shuffle::<1, 3, 5, 7>(low, high),
         ];
         for (word, value) in words.into_iter().enumerate() {
             let at = first + 4 * group;
