@@ -11,11 +11,6 @@ pub enum Check {
     Gemm { n: u32, a: u32, b: u32, c: u32 },
 }
 
-fn f32_at(bytes: &[u8], offset: usize) -> Option<f32> {
-    let word = bytes.get(offset..offset + 4)?;
-    Some(f32::from_le_bytes([word[0], word[1], word[2], word[3]]))
-}
-
 impl Check {
     /// The verdict, e.g. "GEMM check: max error 0 over 65536 values", computed at once.
     pub fn report(&self, initial: &[u8], final_memory: &[u8]) -> String {
@@ -56,7 +51,7 @@ impl CheckRun {
     ) -> Option<String> {
         match self.check {
             Check::Gemm { n, a, b, c } => {
-                let Some(matrices) = GemmMatrices::read(n, a, b, c, initial, final_memory) else {
+                let Some(matrices) = GemmMatrices::at(n, a, b, c, initial, final_memory) else {
                     return Some(
                         "GEMM check: the matrices do not fit in device memory".to_string(),
                     );
@@ -76,44 +71,57 @@ impl CheckRun {
     }
 }
 
-/// A, B (from the initial memory) and C (from the final memory) as f32 values.
-struct GemmMatrices {
+/// A, B (in the initial memory) and C (in the final memory), each `n` × `n` little-endian f32,
+/// read where they lie: a slice of the check reads only the rows it needs.
+struct GemmMatrices<'m> {
     n: usize,
-    a: Vec<f32>,
-    b: Vec<f32>,
-    c: Vec<f32>,
+    a: &'m [u8],
+    b: &'m [u8],
+    c: &'m [u8],
 }
 
-impl GemmMatrices {
-    fn read(n: u32, a: u32, b: u32, c: u32, initial: &[u8], final_memory: &[u8]) -> Option<Self> {
+impl<'m> GemmMatrices<'m> {
+    fn at(
+        n: u32,
+        a: u32,
+        b: u32,
+        c: u32,
+        initial: &'m [u8],
+        final_memory: &'m [u8],
+    ) -> Option<Self> {
         let n = n as usize;
-        let read = |bytes: &[u8], base: u32| -> Option<Vec<f32>> {
-            (0..n * n)
-                .map(|i| f32_at(bytes, base as usize + i * 4))
-                .collect()
+        let bytes = n.checked_mul(n)?.checked_mul(4)?;
+        let matrix = |memory: &'m [u8], base: u32| {
+            let base = base as usize;
+            memory.get(base..base.checked_add(bytes)?)
         };
         Some(GemmMatrices {
             n,
-            a: read(initial, a)?,
-            b: read(initial, b)?,
-            c: read(final_memory, c)?,
+            a: matrix(initial, a)?,
+            b: matrix(initial, b)?,
+            c: matrix(final_memory, c)?,
         })
+    }
+
+    /// Row `i` of a matrix, as its `n` f32 values.
+    fn row(matrix: &[u8], n: usize, i: usize) -> impl Iterator<Item = f32> + '_ {
+        matrix[i * n * 4..(i + 1) * n * 4]
+            .chunks_exact(4)
+            .map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
     }
 
     /// The largest absolute difference in row `i` of C (infinite when a value is NaN on one
     /// side only). k is outermost, so each value still accumulates in ascending k as the kernel
-    /// does, and the inner loop walks rows of B contiguously.
+    /// does, and each step walks a row of B contiguously.
     fn row_error(&self, i: usize) -> f32 {
         let n = self.n;
         let mut row = vec![0f32; n];
-        for k in 0..n {
-            let a_ik = self.a[i * n + k];
-            for (acc, &b_kj) in row.iter_mut().zip(&self.b[k * n..(k + 1) * n]) {
-                *acc = fused(a_ik, b_kj, *acc);
-            }
+        for (k, a_ik) in Self::row(self.a, n, i).enumerate() {
+            let b_row = &self.b[k * n * 4..(k + 1) * n * 4];
+            wave_engine::numeric::float::fma_row_by_round_to_odd(&mut row, a_ik, b_row);
         }
         let mut worst = 0f32;
-        for (&expected, &got) in row.iter().zip(&self.c[i * n..(i + 1) * n]) {
+        for (&expected, got) in row.iter().zip(Self::row(self.c, n, i)) {
             let error = if expected.is_nan() && got.is_nan() {
                 0.0
             } else if expected.is_nan() || got.is_nan() {
@@ -127,23 +135,12 @@ impl GemmMatrices {
     }
 }
 
-/// `a × b + c` rounded once, with the engine's round-to-odd method. `f32::mul_add` would give the
-/// same bits, but in wasm (no fused multiply-add instruction) it is a software call per value, and
-/// the 16.7 million of a 256 × 256 check would hold the page's main thread for hundreds of ms.
-fn fused(a: f32, b: f32, c: f32) -> f32 {
-    f32::from_bits(wave_engine::numeric::float::fma_by_round_to_odd(
-        a.to_bits(),
-        b.to_bits(),
-        c.to_bits(),
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_checks_fused_multiply_add_rounds_once_like_mul_add() {
+    fn the_checks_row_of_fused_multiply_adds_rounds_once_like_mul_add() {
         // Values whose product and sum need more than f32 precision, where rounding twice (f64
         // then f32) differs from rounding once.
         let values = [
@@ -159,14 +156,14 @@ mod tests {
             16_777_217.0,
             0.333_333_34,
         ];
+        // A row of B holding every value, against each a and each starting accumulator.
+        let b_row: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         for &a in &values {
-            for &b in &values {
-                for &c in &values {
-                    assert_eq!(
-                        fused(a, b, c).to_bits(),
-                        a.mul_add(b, c).to_bits(),
-                        "{a} * {b} + {c}"
-                    );
+            for &c in &values {
+                let mut row = vec![c; values.len()];
+                wave_engine::numeric::float::fma_row_by_round_to_odd(&mut row, a, &b_row);
+                for (got, &b) in row.iter().zip(&values) {
+                    assert_eq!(got.to_bits(), a.mul_add(b, c).to_bits(), "{a} * {b} + {c}");
                 }
             }
         }
