@@ -29,7 +29,10 @@
 //   node scripts/bench-browser.mjs --only steps --trace /tmp/steps.json   # where a step's time goes
 //   node scripts/bench-browser.mjs --runs 9 --steps 100 --json
 //   node scripts/bench-browser.mjs --only steps --pause 300   # steps at teaching speed
-// Options: --gemm ID (the GEMM example to run: gemm, 256 × 256, the default, or gemm-512),
+// Options: --gemm ID (the GEMM example to run: gemm, 256 × 256, the default, gemm-512, or
+//          gemm-512-tiled, the benchmark's kernel that wave-emu runs too),
+//          --wave-emu (with gemm-512-tiled: before each page run, time wave-emu 0.1.2 natively
+//          on the same kernel through `wave-bench`, taking turns, and report the ratio),
 //          --runs N (GEMM runs, default 7), --steps N (measured steps, default 50),
 //          --width N (wave width for the steps, default 64), --lesson ID (default break-in-if),
 //          --dist DIR (default dist), --build, --json (machine-readable output only),
@@ -60,7 +63,7 @@ import { median, ms, percentile } from './lib/stats.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-  const options = { gemm: 'gemm', goes: 30, runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false };
+  const options = { gemm: 'gemm', goes: 30, runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false, waveEmu: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -83,14 +86,16 @@ function parseArgs(argv) {
       case '--pause': options.pause = Number(value()); break;
       case '--height': options.height = Number(value()); break;
       case '--input-deferral': options.inputDeferral = true; break;
+      case '--wave-emu': options.waveEmu = true; break;
       case '-h': case '--help':
-        console.log('usage: node scripts/bench-browser.mjs [--build] [--gemm gemm|gemm-512] [--runs N] [--steps N] [--goes N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps|travel] [--trace FILE] [--pause MS] [--height PX] [--input-deferral]');
+        console.log('usage: node scripts/bench-browser.mjs [--build] [--gemm gemm|gemm-512|gemm-512-tiled] [--wave-emu] [--runs N] [--steps N] [--goes N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps|travel] [--trace FILE] [--pause MS] [--height PX] [--input-deferral]');
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${arg}`);
     }
   }
-  if (!['gemm', 'gemm-512'].includes(options.gemm)) throw new Error('--gemm takes gemm or gemm-512');
+  if (!['gemm', 'gemm-512', 'gemm-512-tiled'].includes(options.gemm)) throw new Error('--gemm takes gemm, gemm-512 or gemm-512-tiled');
+  if (options.waveEmu && options.gemm !== 'gemm-512-tiled') throw new Error('--wave-emu needs --gemm gemm-512-tiled (the kernel wave-emu can run)');
   if (options.only !== null && !['gemm', 'steps', 'travel'].includes(options.only)) throw new Error('--only takes gemm, steps or travel');
   for (const key of ['goes', 'runs', 'steps', 'width', 'height']) {
     if (!Number.isInteger(options[key]) || options[key] < 1) throw new Error(`--${key} must be a positive integer`);
@@ -158,12 +163,29 @@ async function pace(page, render, pause) {
   }, [render, pause], { polling: 'raf' });
 }
 
-async function benchGemm(page, baseUrl, runs, example) {
+// wave-emu 0.1.2 natively on the benchmark's tiled GEMM at N = 512 (the page's gemm-512-tiled
+// kernel), the run alone as `wave-bench` times it; in ms.
+function timeWaveEmu() {
+  const args = ['run', '--release', '--offline', '--quiet', '-p', 'wave-bench', '--',
+    '--only', 'blocked', '--sizes', '512', '--reps', '1', '--emu-reps', '1', '--no-history'];
+  const ran = spawnSync('cargo', args, { cwd: root, encoding: 'utf8' });
+  if (ran.status !== 0) throw new Error(`wave-bench failed: ${ran.stderr}`);
+  // | case | ours | wave-emu's wave-instructions | wave-emu time | ours time | speed-up | same |
+  const row = ran.stdout.split('\n').find((line) => line.startsWith('| blocked 4x4 GEMM N=512 |'));
+  const time = row?.split('|')[4]?.trim().match(/^([\d.]+) (s|ms)$/);
+  if (!time) throw new Error(`no wave-emu time in wave-bench's output:\n${ran.stdout}`);
+  return Number(time[1]) * (time[2] === 's' ? 1000 : 1);
+}
+
+async function benchGemm(page, baseUrl, runs, example, waveEmu) {
   await page.goto(baseUrl);
   await page.getByRole('combobox', { name: 'Examples' }).selectOption(example);
   await page.getByRole('status').filter({ hasText: /^ready$/ }).waitFor();
   const results = [];
+  const waveEmuMs = [];
   for (let i = 0; i < runs; i++) {
+    // Taking turns, so a slow spell of the machine falls on both.
+    if (waveEmu) waveEmuMs.push(timeWaveEmu());
     const before = (await entries(page, 'wave:run')).length;
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await waitForCount(page, 'wave:run', before + 1, 120_000);
@@ -191,7 +213,7 @@ async function benchGemm(page, baseUrl, runs, example) {
     await page.getByRole('button', { name: 'Reset', exact: true }).click();
     await page.getByRole('status').filter({ hasText: /^ready$/ }).waitFor();
   }
-  return { runs: results, pauses: await benchPause(page, runs) };
+  return { runs: results, waveEmuMs, pauses: await benchPause(page, runs) };
 }
 
 // Pause while the GEMM runs: from the click (its event time, taken in the page) to the paused
@@ -509,10 +531,10 @@ function reportTravel(lines, travel) {
   lines.push('');
 }
 
-function reportGemm(lines, { runs: gemm, pauses }, example) {
+function reportGemm(lines, { runs: gemm, waveEmuMs, pauses }, example) {
   const cold = gemm[0];
   const warm = gemm.length > 1 ? gemm.slice(1) : gemm;
-  const size = example === 'gemm-512' ? '512×512' : '256×256';
+  const size = example === 'gemm' ? '256×256' : '512×512';
   lines.push(`GEMM example \`${example}\` (${size}, ${cold.steps} wave-instructions), ${gemm.length} runs (the first is cold; best and median over the others):`);
   lines.push('');
   lines.push('| GEMM run | cold | best | median |');
@@ -528,6 +550,12 @@ function reportGemm(lines, { runs: gemm, pauses }, example) {
   const task = (x) => (x > 0 ? ms(x) : 'none over 50 ms');
   lines.push(`| longest main-thread task (\`longtask\`) | ${task(longest(cold))} | ${task(Math.min(...warm.map(longest)))} | ${task(median(warm.map(longest)))} |`);
   lines.push('');
+  if (waveEmuMs.length > 0) {
+    const emu = waveEmuMs.length > 1 ? waveEmuMs.slice(1) : waveEmuMs;
+    const engine = median(warm.map((r) => r.engineMs));
+    lines.push(`wave-emu 0.1.2 natively on the same kernel (\`wave-bench --only blocked --sizes 512\`, the run alone), timed before each page run: median ${ms(median(emu))} (${ms(Math.min(...emu))}–${ms(Math.max(...emu))}) over the same ${emu.length} turns as the warm runs; by the medians the page is ${(median(emu) / engine).toFixed(1)}× faster.`);
+    lines.push('');
+  }
   lines.push(`Slices per run: ${median(gemm.map((r) => r.slices))} (median); frames painted during a run: ${median(gemm.map((r) => r.framesDuringRun))} (median).`);
   lines.push('');
   if (pauses.length > 0) {
@@ -628,7 +656,7 @@ async function main() {
     const problems = [];
     page.on('pageerror', (e) => problems.push(e.message));
     const part = (name) => options.only === null || options.only === name;
-    const gemm = part('gemm') ? await benchGemm(page, url, options.runs, options.gemm) : null;
+    const gemm = part('gemm') ? await benchGemm(page, url, options.runs, options.gemm, options.waveEmu) : null;
     const step = part('steps') ? await benchSteps(page, url, options) : null;
     const travel = part('travel') ? await benchTravel(page, url, options) : null;
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);

@@ -122,6 +122,7 @@ pub fn gemm_example() -> Example {
          seeded random matrices; when the run finishes, the playground recomputes C in Rust and \
          reports the largest difference. (Try wave width 64 in Launch: the same result from \
          half the wave-instructions.)",
+        gemm_source(),
     )
 }
 
@@ -136,14 +137,36 @@ pub fn gemm_512_example() -> Example {
          your browser. A and B are seeded random matrices; when the run finishes, the \
          playground recomputes C in Rust, a slice at a time, and reports the largest \
          difference.",
+        gemm_source(),
     )
 }
+
+/// The benchmark's tiled GEMM (wave-bench runs it on `wave-emu` too), at 512 × 512
+/// ("gemm-512-tiled"): the page's time for the very kernel the reference emulator is timed on.
+pub fn gemm_512_tiled_example() -> Example {
+    gemm_of_size(
+        "gemm-512-tiled",
+        GEMM_512_N,
+        "GEMM 512 × 512, tiles in local memory",
+        "The same product written for 32 registers, the most the reference \
+                      emulator (wave-emu 0.1.2) has: each workgroup copies 64 × 16 tiles of A and \
+                      B into local memory, waits at a barrier, and every thread then walks the \
+                      tile for its 4 × 4 block of C. 7.8 million wave-instructions; the \
+                      benchmark times wave-emu on this very kernel. When the run finishes, the \
+                      playground recomputes C in Rust and reports the largest difference.",
+        TILED_GEMM_SOURCE.to_string(),
+    )
+}
+
+/// The kernel of `wave-bench`'s "blocked 4x4 GEMM", byte for byte.
+const TILED_GEMM_SOURCE: &str = include_str!("../../../wave-bench/kernels/gemm_blocked.wave");
 
 fn gemm_of_size(
     id: &'static str,
     n: u32,
     title: &'static str,
     explanation: &'static str,
+    source: String,
 ) -> Example {
     let matrix = n * n * 4;
     let (a, b, c) = (0, matrix, 2 * matrix);
@@ -153,7 +176,7 @@ fn gemm_of_size(
         topic: super::FULL_SIZE,
         title,
         explanation,
-        source: gemm_source(),
+        source,
         form: ConfigForm {
             grid: format!("{blocks},{blocks},1"),
             workgroup: "16,16,1".to_string(),

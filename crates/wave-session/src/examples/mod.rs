@@ -7,7 +7,7 @@ mod lessons;
 use crate::check::Check;
 use crate::form::ConfigForm;
 
-pub use gemm::{gemm_512_example, gemm_example, GEMM_512_N, GEMM_N};
+pub use gemm::{gemm_512_example, gemm_512_tiled_example, gemm_example, GEMM_512_N, GEMM_N};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Example {
@@ -64,6 +64,7 @@ pub fn examples() -> Vec<Example> {
     let mut all = lessons::lessons();
     all.push(gemm_example());
     all.push(gemm_512_example());
+    all.push(gemm_512_tiled_example());
     all.sort_by_key(|e| TOPICS.iter().position(|t| *t == e.topic));
     all
 }

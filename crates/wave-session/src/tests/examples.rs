@@ -112,6 +112,23 @@ fn gemm_512_example_matches_the_rust_reference_exactly() {
 }
 
 #[test]
+fn gemm_512_tiled_example_runs_the_benchmark_kernel_to_the_rust_reference() {
+    let example = crate::examples::example("gemm-512-tiled").unwrap();
+    assert_eq!(example.form.grid, "8,8,1");
+    let mut session = Session::from_example(&example);
+    assert_eq!(session.run_all(), RunProgress::Finished);
+    assert_eq!(
+        session.check_report(),
+        Some("GEMM check: max error 0 over 262144 values")
+    );
+    // What wave-bench counts for our engine on this kernel at N = 512, wave width 32.
+    assert_eq!(
+        session.machine().unwrap().stats().wave_instructions,
+        7_766_528
+    );
+}
+
+#[test]
 fn a_finished_run_leaves_its_check_to_compute_in_small_parts() {
     use crate::{Check, ElemType, RegionForm, RegionKind};
     // A 2 × 2 "GEMM" whose C is already in memory: the kernel only halts.
