@@ -147,7 +147,7 @@ pub fn gemm_512_tiled_example() -> Example {
     gemm_of_size(
         "gemm-512-tiled",
         GEMM_512_N,
-        "GEMM 512 × 512, tiles in local memory",
+        "GEMM 512 × 512, tiled",
         "The same product written for 32 registers, the most the reference \
                       emulator (wave-emu 0.1.2) has: each workgroup copies 64 × 16 tiles of A and \
                       B into local memory, waits at a barrier, and every thread then walks the \
