@@ -50,10 +50,8 @@
                   (v128.load (i32.add (local.get $a) (local.get $offset)))
                   (v128.load (i32.add (local.get $b) (local.get $offset)))
                   (v128.load (i32.add (local.get $c) (local.get $offset)))))
-              (if (i32x4.bitmask
-                    (i32x4.gt_u
-                      (v128.and (local.get $result) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff))
-                      (v128.const i32x4 0x7f800000 0x7f800000 0x7f800000 0x7f800000)))
+              ;; A NaN is the one value not equal to itself.
+              (if (v128.any_true (f32x4.ne (local.get $result) (local.get $result)))
                 (then
                   (return (i32.or (i32.shl (local.get $instr) (i32.const 8)) (local.get $at)))))
               (v128.store (i32.add (local.get $dst) (local.get $offset)) (local.get $result))
@@ -76,12 +74,9 @@
                         (v128.load (i32.add (local.get $a) (local.get $offset)))
                         (v128.load (i32.add (local.get $b) (local.get $offset)))
                         (v128.load (i32.add (local.get $c) (local.get $offset)))))
-                    ;; A NaN on a chosen lane (magnitude above infinity's bits) stops the run.
+                    ;; A NaN on a chosen lane stops the run.
                     (if (i32.and (local.get $chosen)
-                          (i32x4.bitmask
-                            (i32x4.gt_u
-                              (v128.and (local.get $result) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff))
-                              (v128.const i32x4 0x7f800000 0x7f800000 0x7f800000 0x7f800000))))
+                          (i32x4.bitmask (f32x4.ne (local.get $result) (local.get $result))))
                       (then
                         (return (i32.or (i32.shl (local.get $instr) (i32.const 8)) (local.get $at)))))
                     (if (i32.eq (local.get $chosen) (i32.const 15))
