@@ -202,6 +202,22 @@ fn block_pattern<const WORDS: usize>(block: &[u32; 8]) -> (bool, bool) {
     (uniform, consecutive)
 }
 
+/// Word `w` of four lanes from `at` (`words[w]`) into register `dst + w`.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn store_four_lanes(
+    words: &[core::arch::wasm32::v128],
+    registers: &mut [Row],
+    dst: usize,
+    at: usize,
+) {
+    for (word, &value) in words.iter().enumerate() {
+        let lanes = &mut registers[dst + word][at..at + 4];
+        // SAFETY: `lanes` is four u32, 16 bytes; wasm stores need no alignment.
+        unsafe { core::arch::wasm32::v128_store(lanes.as_mut_ptr().cast(), value) };
+    }
+}
+
 /// Eight lanes' consecutive 16-byte values (`chunk`, 128 bytes) dealt out to registers
 /// `dst .. dst + 4` at lanes `first ..`, with wasm's 128-bit SIMD: per four lanes, four loads, a
 /// 4 x 4 transpose in eight shuffles and four stores, where the portable loop moves word by word
@@ -228,12 +244,7 @@ fn deal_quads_simd128(chunk: &[u8], registers: &mut [Row], dst: usize, first: us
             u64x2_shuffle::<0, 2>(high01, high23),
             u64x2_shuffle::<1, 3>(high01, high23),
         ];
-        for (word, value) in words.into_iter().enumerate() {
-            let at = first + 4 * group;
-            let lanes = &mut registers[dst + word][at..at + 4];
-            // SAFETY: `lanes` is four u32, 16 bytes; wasm stores need no alignment.
-            unsafe { v128_store(lanes.as_mut_ptr().cast(), value) };
-        }
+        store_four_lanes(&words, registers, dst, first + 4 * group);
     }
 }
 
@@ -256,12 +267,7 @@ fn deal_pairs_simd128(chunk: &[u8], registers: &mut [Row], dst: usize, first: us
             i32x4_shuffle::<0, 2, 4, 6>(low, high),
             i32x4_shuffle::<1, 3, 5, 7>(low, high),
         ];
-        for (word, value) in words.into_iter().enumerate() {
-            let at = first + 4 * group;
-            let lanes = &mut registers[dst + word][at..at + 4];
-            // SAFETY: `lanes` is four u32, 16 bytes; wasm stores need no alignment.
-            unsafe { v128_store(lanes.as_mut_ptr().cast(), value) };
-        }
+        store_four_lanes(&words, registers, dst, first + 4 * group);
     }
 }
 
