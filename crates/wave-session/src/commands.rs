@@ -405,13 +405,14 @@ impl Session {
         progress
     }
 
-    /// Per instruction: whether a run stops before it.
+    /// Per instruction: whether a run stops before it; empty when no instruction stops one, so
+    /// that the engine's loops skip the per-instruction test.
     pub(crate) fn breakpoint_mask(&self) -> Vec<bool> {
         let Some(kernel) = self.kernel() else {
             return Vec::new();
         };
         let questions = self.unasked_question_lines();
-        kernel
+        let mask: Vec<bool> = kernel
             .lines
             .iter()
             .map(|line| {
@@ -419,7 +420,12 @@ impl Session {
                     || self.run_target == Some(*line)
                     || questions.contains(line)
             })
-            .collect()
+            .collect();
+        if mask.contains(&true) {
+            mask
+        } else {
+            Vec::new()
+        }
     }
 
     pub(crate) fn instruction_line_at_or_after(&self, line: u32) -> Option<u32> {

@@ -57,7 +57,12 @@ fn breakpoints_stop_runs_and_a_second_run_leaves_them() {
     let mut s = lesson("loop-exit");
     // `iadd r1, r1, r2` inside the loop: hit once per iteration.
     let body = line(&s, "iadd    r1, r1, r2");
+    assert!(
+        s.breakpoint_mask().is_empty(),
+        "nothing to stop at: no mask"
+    );
     assert_eq!(s.toggle_breakpoint(body), Some(body));
+    assert_eq!(s.breakpoint_mask().iter().filter(|&&b| b).count(), 1);
     assert_eq!(s.run_slice(1000), RunProgress::Paused { line: body });
     assert_eq!(
         s.state(),
@@ -75,6 +80,7 @@ fn breakpoints_stop_runs_and_a_second_run_leaves_them() {
     assert_eq!(s.stack()[0].iterations, Some(1));
     // Removing it lets the run finish.
     assert_eq!(s.toggle_breakpoint(body), None);
+    assert!(s.breakpoint_mask().is_empty());
     assert_eq!(s.run_all(), RunProgress::Finished);
     assert_eq!(words(&s, 0, 8), vec![1, 2, 3, 4, 5, 6, 7, 8]);
 }
