@@ -30,8 +30,7 @@ use super::wave::{Row, Wave};
 /// # Safety
 /// `address_register < wave.registers.len()`, `dst + WORDS <= wave.registers.len()` and
 /// `wave.width <= 64` (the AVX2 path reads and writes the rows through raw pointers).
-#[cfg_attr(target_arch = "x86_64", inline(always))]
-#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
+#[inline(always)]
 pub(super) unsafe fn load<const WORDS: usize>(
     wave: &mut Wave,
     address_register: usize,

@@ -134,8 +134,7 @@ fn lanes_before(mask: u64, lane: usize) -> u64 {
 /// # Safety
 /// `instr.a < wave.registers.len()` and `wave.width <= 64`: the full-wave path reads the address
 /// row through a raw pointer. (The destination range is checked here.)
-#[cfg_attr(target_arch = "x86_64", inline(always))]
-#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
+#[inline(always)]
 pub unsafe fn load_words<const WORDS: usize>(
     wave: &mut Wave,
     instr: &Instr,
