@@ -201,6 +201,15 @@ fn block_pattern<const WORDS: usize>(block: &[u32; 8]) -> (bool, bool) {
     (uniform, consecutive)
 }
 
+/// The `index`-th 16 bytes of `chunk` as one vector.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn sixteen_bytes(chunk: &[u8], index: usize) -> core::arch::wasm32::v128 {
+    let bytes = &chunk[index * 16..][..16];
+    // SAFETY: `bytes` is 16 bytes long; wasm loads need no alignment.
+    unsafe { core::arch::wasm32::v128_load(bytes.as_ptr().cast()) }
+}
+
 /// Word `w` of four lanes from `at` (`words[w]`) into register `dst + w`.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
@@ -226,12 +235,7 @@ fn store_four_lanes(
 fn deal_quads_simd128(chunk: &[u8], registers: &mut [Row], dst: usize, first: usize) {
     use core::arch::wasm32::*;
     for group in 0..2 {
-        let lane = |l: usize| {
-            let bytes = &chunk[(4 * group + l) * 16..][..16];
-            // SAFETY: `bytes` is 16 bytes long; wasm loads need no alignment.
-            unsafe { v128_load(bytes.as_ptr().cast()) }
-        };
-        let [l0, l1, l2, l3] = [0, 1, 2, 3].map(lane);
+        let [l0, l1, l2, l3] = [0, 1, 2, 3].map(|l| sixteen_bytes(chunk, 4 * group + l));
         // Words 0 and 1, then 2 and 3, of lanes 0 and 1, and of lanes 2 and 3.
         let low01 = i32x4_shuffle::<0, 4, 1, 5>(l0, l1);
         let high01 = i32x4_shuffle::<2, 6, 3, 7>(l0, l1);
@@ -256,12 +260,10 @@ fn deal_quads_simd128(chunk: &[u8], registers: &mut [Row], dst: usize, first: us
 fn deal_pairs_simd128(chunk: &[u8], registers: &mut [Row], dst: usize, first: usize) {
     use core::arch::wasm32::*;
     for group in 0..2 {
-        let half = |h: usize| {
-            let bytes = &chunk[(2 * group + h) * 16..][..16];
-            // SAFETY: `bytes` is 16 bytes long; wasm loads need no alignment.
-            unsafe { v128_load(bytes.as_ptr().cast()) }
-        };
-        let (low, high) = (half(0), half(1));
+        let (low, high) = (
+            sixteen_bytes(chunk, 2 * group),
+            sixteen_bytes(chunk, 2 * group + 1),
+        );
         let words = [
             i32x4_shuffle::<0, 2, 4, 6>(low, high),
             i32x4_shuffle::<1, 3, 5, 7>(low, high),

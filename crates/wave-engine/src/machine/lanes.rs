@@ -161,22 +161,23 @@ pub fn fma_run(waves: &mut [Wave], run: &[Instr], hardware: Option<Avx2Fma>) {
     let _ = hardware;
     // In a browser that lends its fused multiply-add (see `fused_fma`), the run goes there.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    if super::fused_fma::run_fused(waves, run, |wave, instr| {
-        let mask = wave.active & super::control::guard_mask(wave, instr.guard);
-        if !fma_rows_portable(wave, instr, mask) {
-            fma_by_lane_rules(wave, instr, mask);
-        }
-    }) {
+    if super::fused_fma::run_fused(waves, run, fma_portable) {
         return;
     }
-    // The portable path: one pass over the lanes with the operand rows borrowed in place.
     for wave in waves {
         for instr in run {
-            let mask = wave.active & super::control::guard_mask(wave, instr.guard);
-            if !fma_rows_portable(wave, instr, mask) {
-                fma_by_lane_rules(wave, instr, mask);
-            }
+            fma_portable(wave, instr);
         }
+    }
+}
+
+/// One `fma` on one wave by the portable path: one pass over the lanes with the operand rows
+/// borrowed in place, on the lanes where the wave is active and the guard holds.
+#[inline(always)]
+fn fma_portable(wave: &mut Wave, instr: &Instr) {
+    let mask = wave.active & super::control::guard_mask(wave, instr.guard);
+    if !fma_rows_portable(wave, instr, mask) {
+        fma_by_lane_rules(wave, instr, mask);
     }
 }
 

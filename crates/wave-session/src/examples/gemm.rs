@@ -148,12 +148,11 @@ pub fn gemm_512_tiled_example() -> Example {
         "gemm-512-tiled",
         GEMM_512_N,
         "GEMM 512 × 512, tiled",
-        "The same product written for 32 registers, the most the reference \
-                      emulator (wave-emu 0.1.2) has: each workgroup copies 64 × 16 tiles of A and \
-                      B into local memory, waits at a barrier, and every thread then walks the \
-                      tile for its 4 × 4 block of C. 7.8 million wave-instructions; the \
-                      benchmark times wave-emu on this very kernel. When the run finishes, the \
-                      playground recomputes C in Rust and reports the largest difference.",
+        "The same product written for 32 registers, the most the reference emulator \
+         (wave-emu 0.1.2) has: each workgroup copies 64 × 16 tiles of A and B into local memory, \
+         waits at a barrier, and every thread then walks the tile for its 4 × 4 block of C. 7.8 \
+         million wave-instructions; the benchmark times wave-emu on this very kernel. When the \
+         run finishes, the playground recomputes C in Rust and reports the largest difference.",
         TILED_GEMM_SOURCE.to_string(),
     )
 }
