@@ -118,7 +118,7 @@ impl<'m> GemmMatrices<'m> {
         let mut row = vec![0f32; n];
         for (k, a_ik) in Self::row(self.a, n, i).enumerate() {
             let b_row = &self.b[k * n * 4..(k + 1) * n * 4];
-            wave_engine::numeric::float::fma_row_by_round_to_odd(&mut row, a_ik, b_row);
+            wave_engine::machine::fused_fma_row(&mut row, a_ik, b_row);
         }
         let mut worst = 0f32;
         for (&expected, got) in row.iter().zip(Self::row(self.c, n, i)) {
@@ -161,7 +161,7 @@ mod tests {
         for &a in &values {
             for &c in &values {
                 let mut row = vec![c; values.len()];
-                wave_engine::numeric::float::fma_row_by_round_to_odd(&mut row, a, &b_row);
+                wave_engine::machine::fused_fma_row(&mut row, a, &b_row);
                 for (got, &b) in row.iter().zip(&values) {
                     assert_eq!(got.to_bits(), a.mul_add(b, c).to_bits(), "{a} * {b} + {c}");
                 }

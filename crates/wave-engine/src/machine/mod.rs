@@ -40,7 +40,7 @@ pub use config::{ConfigError, LaunchConfig, ResolvedLaunch};
 use cpu::Avx2Fma;
 pub use event::{Event, EventKind, EventSink, NoEvents, Recorded};
 pub use frame::{Frame, FrameKind};
-pub use fused_fma::{offer_fused_run, FusedRun};
+pub use fused_fma::{fused_fma_row, offer_fused_run, FusedRun};
 pub use history::{
     windows_back, Arrival, Checkpoint, ForeignCheckpoint, History, Replayed, Sample, WaveSteps,
     DEFAULT_BUDGET, PAGE_BYTES,
