@@ -420,24 +420,16 @@ mod tests {
 
     #[test]
     fn a_row_through_a_fused_run_matches_rounding_once_in_f64() {
-        // Values where rounding once and twice differ, subnormals, cancellation, and a NaN and
-        // an infinity that stop the fused run on the way; rows of 150 values (two full calls
-        // and a partial one) and of 3.
-        let values = [
-            1.0f32,
-            -1.0,
-            1.0 + f32::EPSILON,
-            1.0 - f32::EPSILON / 2.0,
-            3.0e-8,
-            -5.960_464_5e-8,
-            0.1,
-            1.0e20,
-            -7.5e-39,
-            16_777_217.0,
-            0.333_333_34,
-            f32::INFINITY,
-            f32::NAN,
-        ];
+        // Near-ones, whose products need more than f32 precision (rounding once and twice
+        // differ), with their negations for cancellation; subnormals; large and small values;
+        // and an infinity and a NaN that stop the fused run on the way. Rows of 150 values (two
+        // full calls and a partial one) and of 3.
+        let near_ones = (1..6).map(|k| 1.0 + k as f32 / 4096.0);
+        let values: Vec<f32> = near_ones
+            .flat_map(|v| [v, -v])
+            .chain([0x0000_1234, 0x807F_0001].map(f32::from_bits))
+            .chain([0.1, 3.0e-8, 1.0e20, 16_777_217.0, f32::INFINITY, f32::NAN])
+            .collect();
         for len in [150, 3] {
             let b: Vec<f32> = (0..len).map(|j| values[(j * 7) % values.len()]).collect();
             let b_bytes: Vec<u8> = b.iter().flat_map(|v| v.to_le_bytes()).collect();
