@@ -27,6 +27,14 @@
     (local $chosen i32)
     (local $offset i32)
     (local $result v128)
+    (local $r0 v128)
+    (local $r1 v128)
+    (local $r2 v128)
+    (local $r3 v128)
+    (local $r4 v128)
+    (local $r5 v128)
+    (local $r6 v128)
+    (local $r7 v128)
     (block $run_done
       (loop $next_instr
         (br_if $run_done (i32.ge_u (local.get $instr) (local.get $count)))
@@ -43,6 +51,68 @@
         ;; Every lane chosen (a full wave): no mask to look at, no blend.
         (if (i64.eq (local.get $mask) (i64.const -1))
           (then
+            ;; A full 32-lane wave: its eight groups computed first, one NaN test for all of
+            ;; them, then the eight stores (about a third fewer operations than group by group).
+            ;; With a NaN, nothing of this instruction is written yet: the group loop below does
+            ;; it again and stops at the NaN's group.
+            (if (i32.eq (local.get $lanes) (i32.const 32))
+              (then
+                (local.set $r0 (f32x4.relaxed_madd
+                  (v128.load (local.get $a))
+                  (v128.load (local.get $b))
+                  (v128.load (local.get $c))))
+                (local.set $r1 (f32x4.relaxed_madd
+                  (v128.load offset=16 (local.get $a))
+                  (v128.load offset=16 (local.get $b))
+                  (v128.load offset=16 (local.get $c))))
+                (local.set $r2 (f32x4.relaxed_madd
+                  (v128.load offset=32 (local.get $a))
+                  (v128.load offset=32 (local.get $b))
+                  (v128.load offset=32 (local.get $c))))
+                (local.set $r3 (f32x4.relaxed_madd
+                  (v128.load offset=48 (local.get $a))
+                  (v128.load offset=48 (local.get $b))
+                  (v128.load offset=48 (local.get $c))))
+                (local.set $r4 (f32x4.relaxed_madd
+                  (v128.load offset=64 (local.get $a))
+                  (v128.load offset=64 (local.get $b))
+                  (v128.load offset=64 (local.get $c))))
+                (local.set $r5 (f32x4.relaxed_madd
+                  (v128.load offset=80 (local.get $a))
+                  (v128.load offset=80 (local.get $b))
+                  (v128.load offset=80 (local.get $c))))
+                (local.set $r6 (f32x4.relaxed_madd
+                  (v128.load offset=96 (local.get $a))
+                  (v128.load offset=96 (local.get $b))
+                  (v128.load offset=96 (local.get $c))))
+                (local.set $r7 (f32x4.relaxed_madd
+                  (v128.load offset=112 (local.get $a))
+                  (v128.load offset=112 (local.get $b))
+                  (v128.load offset=112 (local.get $c))))
+                ;; A NaN is the one value not equal to itself.
+                (if (i32.eqz (v128.any_true
+                      (v128.or
+                        (v128.or
+                          (v128.or (f32x4.ne (local.get $r0) (local.get $r0))
+                                   (f32x4.ne (local.get $r1) (local.get $r1)))
+                          (v128.or (f32x4.ne (local.get $r2) (local.get $r2))
+                                   (f32x4.ne (local.get $r3) (local.get $r3))))
+                        (v128.or
+                          (v128.or (f32x4.ne (local.get $r4) (local.get $r4))
+                                   (f32x4.ne (local.get $r5) (local.get $r5)))
+                          (v128.or (f32x4.ne (local.get $r6) (local.get $r6))
+                                   (f32x4.ne (local.get $r7) (local.get $r7)))))))
+                  (then
+                    (v128.store (local.get $dst) (local.get $r0))
+                    (v128.store offset=16 (local.get $dst) (local.get $r1))
+                    (v128.store offset=32 (local.get $dst) (local.get $r2))
+                    (v128.store offset=48 (local.get $dst) (local.get $r3))
+                    (v128.store offset=64 (local.get $dst) (local.get $r4))
+                    (v128.store offset=80 (local.get $dst) (local.get $r5))
+                    (v128.store offset=96 (local.get $dst) (local.get $r6))
+                    (v128.store offset=112 (local.get $dst) (local.get $r7))
+                    (local.set $instr (i32.add (local.get $instr) (i32.const 1)))
+                    (br $next_instr)))))
             (loop $next_full_group
               (local.set $offset (i32.shl (local.get $at) (i32.const 2)))
               (local.set $result

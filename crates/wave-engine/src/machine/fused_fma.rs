@@ -53,24 +53,27 @@ fn fused_run() -> Option<FusedRun> {
 /// # Safety
 /// `run` behaves as [`FusedRun`] says: it touches no memory but the rows it is given.
 pub unsafe fn offer_fused_run(run: FusedRun) -> bool {
+    // Each mask on 64 lanes, and a full wave of 32 (which a module may run differently).
     let agrees = [u64::MAX, 0x0FF0_FFFF_5A5A_FFFF, 0x0000_0000_FFFF_0FF0]
         .into_iter()
-        .all(|mask| probe_agrees(run, mask));
+        .all(|mask| probe_agrees(run, mask, 64))
+        && probe_agrees(run, u64::MAX, 32);
     if agrees {
         FUSED_RUN.store(run as usize, Ordering::Relaxed);
     }
     agrees
 }
 
-/// Whether `fused` gives the per-lane rules' results on the probe's run with `mask`.
-fn probe_agrees(fused: FusedRun, mask: u64) -> bool {
+/// Whether `fused` gives the per-lane rules' results on the probe's run with `mask` on the lanes
+/// below `lanes` (32 or 64).
+fn probe_agrees(fused: FusedRun, mask: u64, lanes: u32) -> bool {
     let (mut expected, run) = probe();
     let mut got = expected.clone();
     for instr in &run {
-        exact_lanes(&mut expected, instr, mask, MAX_LANES);
+        exact_lanes(&mut expected, instr, mask, lanes as usize);
     }
     let packed: Vec<u32> = run.iter().map(pack).collect();
-    run_on_rows(fused, &mut got, &run, &packed, mask, MAX_LANES as u32);
+    run_on_rows(fused, &mut got, &run, &packed, mask, lanes);
     got == expected
 }
 
@@ -409,12 +412,19 @@ mod tests {
     #[test]
     fn the_probe_takes_a_fused_run_and_refuses_one_that_rounds_twice_or_ignores_the_mask() {
         for mask in [u64::MAX, 0x0FF0_FFFF_5A5A_FFFF, 0x0000_0000_FFFF_0FF0] {
-            assert!(probe_agrees(software::<false, false>, mask), "{mask:#x}");
+            assert!(
+                probe_agrees(software::<false, false>, mask, 64),
+                "{mask:#x}"
+            );
         }
-        assert!(!probe_agrees(software::<true, false>, u64::MAX));
+        assert!(probe_agrees(software::<false, false>, u64::MAX, 32));
+        assert!(!probe_agrees(software::<true, false>, u64::MAX, 64));
+        // Rounding twice shows on the lanes below 32 too.
+        assert!(!probe_agrees(software::<true, false>, u64::MAX, 32));
         assert!(!probe_agrees(
             software::<false, true>,
-            0x0FF0_FFFF_5A5A_FFFF
+            0x0FF0_FFFF_5A5A_FFFF,
+            64
         ));
     }
 
