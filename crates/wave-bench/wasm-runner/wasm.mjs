@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
+import v8 from "node:v8";
 
 /** In the order of the runner's kernel ids (`cases::Kernel::ALL`). */
 export const KERNELS = ["naive", "blocked", "divergence"];
@@ -26,8 +27,35 @@ export function caseName(kernel, size) {
     : `${kernel} GEMM N=${size}`;
 }
 
-/** The runner at `path`, instantiated; `run(kernel, size)` prepares and times one run. */
-export async function load(path = defaultWasm) {
+/** The page's relaxed-SIMD fma module, as `scripts/build-editor.mjs` assembles it. */
+export const lentFmaWasm = `${here}../../../target/editor/relaxed-fma.wasm`;
+
+/**
+ * Adds the page's relaxed-SIMD fma module to the runner's function table and offers it to the
+ * engine, as the page does at start (src/fma.rs): whether the engine took it (it tests it first).
+ */
+async function lendFma(instance) {
+  // Node 20 has relaxed SIMD behind a flag; it must be set before the module is compiled.
+  v8.setFlagsFromString("--experimental-wasm-relaxed-simd");
+  let bytes;
+  try {
+    bytes = await readFile(lentFmaWasm);
+  } catch (error) {
+    throw new Error(`${lentFmaWasm}: ${error.message} (node scripts/build-editor.mjs makes it)`);
+  }
+  const { memory, __indirect_function_table: table, offer_fused } = instance.exports;
+  const lent = await WebAssembly.instantiate(bytes, { env: { memory } });
+  const index = table.grow(1);
+  table.set(index, lent.instance.exports.fma_run);
+  return offer_fused(index) === 1;
+}
+
+/**
+ * The runner at `path`, instantiated; `run(kernel, size)` prepares and times one run. With
+ * `lentFma`, the engine's `fma` runs go through the page's relaxed-SIMD module (`lentFma` on the
+ * result says whether the engine took it).
+ */
+export async function load(path = defaultWasm, { lentFma = false } = {}) {
   let bytes;
   try {
     bytes = await readFile(path);
@@ -36,8 +64,10 @@ export async function load(path = defaultWasm) {
   }
   const { instance } = await WebAssembly.instantiate(bytes, {});
   const { prepare, run, checksum, fma_check } = instance.exports;
+  const taken = lentFma ? await lendFma(instance) : false;
   return {
     path,
+    lentFma: taken,
     /** { ms, instructions (a BigInt), checksum (an unsigned number) } of one run. */
     run(kernel, size) {
       const id = KERNELS.indexOf(kernel);

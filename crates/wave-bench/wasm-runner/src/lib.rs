@@ -80,6 +80,24 @@ pub extern "C" fn checksum() -> u32 {
     cases::fnv1a(&state.machine.device().bytes()[state.output.clone()])
 }
 
+/// Offers the engine the function at `index` of this module's function table as its fused
+/// multiply-add (`machine::offer_fused_run`, which tests it first): 1 when taken, 0 when refused.
+/// Node puts the page's relaxed-SIMD module there (`wasm.mjs`, `--lent-fma`), so that the runner
+/// times and checks the path the page takes.
+///
+/// # Safety
+/// The function at `index` has `FusedRun`'s signature and touches only the rows it is given (the
+/// page's `src/fma/relaxed_fma.wat` does); a call through another signature traps.
+#[no_mangle]
+pub unsafe extern "C" fn offer_fused(index: u32) -> u32 {
+    // SAFETY: on wasm a function pointer is an index into the function table; the caller vouches
+    // for the function there (this function's contract).
+    unsafe {
+        let run = std::mem::transmute::<usize, wave_engine::machine::FusedRun>(index as usize);
+        u32::from(wave_engine::machine::offer_fused_run(run))
+    }
+}
+
 /// `fma` in this build against the exact per-lane rules on `workgroups` x 128 threads at
 /// `wave_width` (a width the machine accepts), operands drawn from `seed` (see `fma_check.rs`):
 /// the number of result words that differ, 0 when they agree; `u32::MAX` if the kernel did not
