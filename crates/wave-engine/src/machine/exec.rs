@@ -479,6 +479,63 @@ pub unsafe fn load_or_store_each(
     unsafe { load_or_store(waves, instr, env) }
 }
 
+/// A 32-, 64- or 128-bit load with a register address and no guard on a workgroup in lockstep
+/// whose waves are all full (every lane active): [`load_or_store_each`]'s work without its
+/// per-wave questions. Each wave's mask is its whole width, so the lanes are counted at once and
+/// each wave goes straight to [`memory_ops::load_words`]. `None`, running nothing, for any other
+/// instruction. Wasm's lockstep loop only: in the x86-64 one, where everything is inlined into
+/// the loop, LLVM then stopped inlining the AVX2 block loads, and the loop ran more instructions.
+///
+/// # Safety
+/// As for [`load_or_store_each`], and every wave has every lane of its width active.
+#[cfg(target_arch = "wasm32")]
+#[inline(always)]
+pub unsafe fn load_full_waves(
+    waves: &mut [Wave],
+    instr: &Instr,
+    env: &mut Env,
+) -> Option<Result<(), (usize, Fault)>> {
+    use Op::*;
+    if instr.guard != Guard::Always || instr.flags & flags::A_IMM != 0 {
+        return None;
+    }
+    let words = match instr.op {
+        LocalLoadU32 | DeviceLoadU32 => 1,
+        LocalLoadU64 | DeviceLoadU64 => 2,
+        DeviceLoadU128 => 4,
+        _ => return None,
+    };
+    let local = matches!(instr.op, LocalLoadU32 | LocalLoadU64);
+    let lanes = waves.iter().map(|wave| u64::from(wave.width)).sum();
+    env.counts.record_access(instr.op, lanes);
+    let memory = if local { &*env.local } else { &*env.device };
+    let space = memory_space(local);
+    #[inline(always)]
+    unsafe fn each<const WORDS: usize>(
+        waves: &mut [Wave],
+        instr: &Instr,
+        memory: &Memory,
+        space: MemorySpace,
+    ) -> Result<(), (usize, Fault)> {
+        for (member, wave) in waves.iter_mut().enumerate() {
+            wave.pc += 1;
+            let mask = wave.active;
+            // SAFETY: the caller's contract (`load_or_store_each`'s).
+            unsafe { memory_ops::load_words::<WORDS>(wave, instr, mask, memory, space, None) }
+                .map_err(|fault| (member, fault.into()))?;
+        }
+        Ok(())
+    }
+    // SAFETY: this function's contract.
+    Some(unsafe {
+        match words {
+            1 => each::<1>(waves, instr, memory, space),
+            2 => each::<2>(waves, instr, memory, space),
+            _ => each::<4>(waves, instr, memory, space),
+        }
+    })
+}
+
 /// [`load_or_store_each`] without the counting.
 ///
 /// # Safety

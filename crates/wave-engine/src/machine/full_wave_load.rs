@@ -130,7 +130,15 @@ fn load_block_by_pattern<const WORDS: usize>(
         };
         for (word, value) in chunk.chunks_exact(4).enumerate() {
             let value = u32::from_le_bytes([value[0], value[1], value[2], value[3]]);
-            // A whole array, not `fill`: one vector store instead of eight scalar ones.
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            {
+                // Two four-lane stores of the value: LLVM stored the array below lane by lane.
+                let splat = core::arch::wasm32::u32x4_splat(value);
+                store_four_lanes(&[splat], registers, dst + word, first);
+                store_four_lanes(&[splat], registers, dst + word, first + 4);
+            }
+            // A whole array, not `fill`: one vector store instead of eight scalar ones on x86-64.
+            #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
             registers[dst + word][first..first + 8].copy_from_slice(&[value; 8]);
         }
         true

@@ -209,10 +209,24 @@ pub(super) unsafe fn run_lockstep(stretch: Stretch) -> StretchEnd {
             // Register-only: `step_group` runs it (one dispatch) and says so.
             _ if exec::step_group(waves, instr, env) => {}
             op if exec::keeps_lockstep(op) => {
-                // A load or a store.
-                // SAFETY: `instr` is an instruction of `code` (this function's contract).
-                if let Err((member, fault)) = unsafe { exec::load_or_store_each(waves, instr, env) }
-                {
+                // A load or a store; in wasm, a plain load on full waves skips the per-wave
+                // questions (`exec::load_full_waves`).
+                #[cfg(target_arch = "wasm32")]
+                let plain_load = if full_lanes != 0 {
+                    // SAFETY: `instr` is an instruction of `code` (this function's contract), and
+                    // `full_lanes` is nonzero only when every wave has every lane active.
+                    unsafe { exec::load_full_waves(waves, instr, env) }
+                } else {
+                    None
+                };
+                #[cfg(not(target_arch = "wasm32"))]
+                let plain_load = None;
+                let done = match plain_load {
+                    Some(done) => done,
+                    // SAFETY: `instr` is an instruction of `code` (this function's contract).
+                    None => unsafe { exec::load_or_store_each(waves, instr, env) },
+                };
+                if let Err((member, fault)) = done {
                     return StretchEnd {
                         rounds,
                         fault: Some((pc as u32, member, fault)),
