@@ -638,7 +638,7 @@ impl Ctx {
         }
     }
 
-    /// One slice of a run (about `SLICE_BUDGET_MS` of engine work), then the next one in a new
+    /// One slice of a run (about `SLICE_BUDGET_MS` of engine work, in legs), then the next one in a new
     /// task without waiting for a frame: the browser still paints and handles input (Pause)
     /// between tasks, and the views refresh every `RUN_REFRESH_MS`.
     fn run_slice(&self, ticket: Ticket, last_refresh: f64) {
@@ -647,13 +647,26 @@ impl Ctx {
         if !current || !self.running.get_untracked() {
             return;
         }
-        let steps = self.pacer.with_value(Pacer::slice_steps);
+        // In legs, stopping after the one that uses the budget (`Pacer::slice_goes_on`).
+        let leg = self.pacer.with_value(Pacer::leg_steps);
         let started = now_ms();
-        let Some(progress) = self.act_quietly(|s| s.run_slice(steps)) else {
-            return;
+        let mut steps_run = 0;
+        let progress = loop {
+            let Some(progress) = self.act_quietly(|s| s.run_slice(leg)) else {
+                return;
+            };
+            steps_run += leg;
+            let goes_on = progress == RunProgress::Running
+                && self
+                    .pacer
+                    .with_value(|p| p.slice_goes_on(steps_run, now_ms() - started));
+            if !goes_on {
+                break progress;
+            }
         };
         let elapsed = now_ms() - started;
-        self.pacer.update_value(|p| p.slice_done(elapsed));
+        self.pacer
+            .update_value(|p| p.slice_done(steps_run, elapsed));
         if progress == RunProgress::Running {
             let refresh = if self
                 .pacer

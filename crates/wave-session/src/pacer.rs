@@ -17,6 +17,10 @@ const FIRST_SLICE_STEPS: u64 = 1000;
 /// fast one does not spend its time in task switches.
 const MIN_SLICE_STEPS: u64 = 64;
 const MAX_SLICE_STEPS: u64 = 1 << 24;
+/// A slice runs in this many legs and stops after the leg that reaches the budget: when the
+/// machine slows in the middle of a slice (another process takes the core), the slice overruns by
+/// at most a leg instead of running all the steps the last rate promised.
+const LEGS_PER_SLICE: u64 = 4;
 /// Autoplay speeds, in steps per second.
 pub const AUTOPLAY_SPEEDS: std::ops::RangeInclusive<u32> = 1..=60;
 
@@ -105,9 +109,20 @@ impl Pacer {
         self.slice_steps
     }
 
-    /// A slice took `elapsed_ms`: counts it and sizes the next one so it takes about
-    /// [`SLICE_BUDGET_MS`]. A slice too quick to time well grows fourfold.
-    pub fn slice_done(&mut self, elapsed_ms: f64) {
+    /// Steps to ask of the engine in one leg of the next slice (see [`Pacer::slice_goes_on`]).
+    pub fn leg_steps(&self) -> u64 {
+        (self.slice_steps / LEGS_PER_SLICE).max(MIN_SLICE_STEPS)
+    }
+
+    /// Whether a slice that has run `steps_run` steps in `elapsed_ms` runs another leg: not once
+    /// it has run the slice's steps or used the budget.
+    pub fn slice_goes_on(&self, steps_run: u64, elapsed_ms: f64) -> bool {
+        steps_run < self.slice_steps && elapsed_ms < SLICE_BUDGET_MS
+    }
+
+    /// A slice ran `steps_run` steps in `elapsed_ms`: counts it and sizes the next one so it takes
+    /// about [`SLICE_BUDGET_MS`] at that rate. A slice too quick to time well grows fourfold.
+    pub fn slice_done(&mut self, steps_run: u64, elapsed_ms: f64) {
         let elapsed_ms = elapsed_ms.max(0.0);
         self.run.engine_ms += elapsed_ms;
         self.unshown_ms += elapsed_ms;
@@ -116,7 +131,7 @@ impl Pacer {
         let next = if elapsed_ms < 0.5 {
             self.slice_steps.saturating_mul(4)
         } else {
-            (self.slice_steps as f64 * SLICE_BUDGET_MS / elapsed_ms) as u64
+            (steps_run as f64 * SLICE_BUDGET_MS / elapsed_ms) as u64
         };
         self.slice_steps = next.clamp(MIN_SLICE_STEPS, MAX_SLICE_STEPS);
     }
@@ -205,29 +220,48 @@ mod tests {
         pacer.start_run(0.0, 0);
         assert_eq!(pacer.slice_steps(), FIRST_SLICE_STEPS);
         // Twice the budget: the next slice asks for half the steps.
-        pacer.slice_done(2.0 * SLICE_BUDGET_MS);
+        pacer.slice_done(FIRST_SLICE_STEPS, 2.0 * SLICE_BUDGET_MS);
         assert_eq!(pacer.slice_steps(), FIRST_SLICE_STEPS / 2);
         // Too quick to time: four times as many.
-        pacer.slice_done(0.1);
+        pacer.slice_done(FIRST_SLICE_STEPS / 2, 0.1);
         assert_eq!(pacer.slice_steps(), FIRST_SLICE_STEPS * 2);
+        // A slice cut short by the budget: sized from the steps it did run.
+        pacer.slice_done(FIRST_SLICE_STEPS / 4, SLICE_BUDGET_MS / 2.0);
+        assert_eq!(pacer.slice_steps(), FIRST_SLICE_STEPS / 2);
         // A very slow slice never asks for fewer than the minimum.
-        pacer.slice_done(1e9);
+        pacer.slice_done(FIRST_SLICE_STEPS, 1e9);
         assert_eq!(pacer.slice_steps(), MIN_SLICE_STEPS);
         for _ in 0..40 {
-            pacer.slice_done(0.0);
+            pacer.slice_done(1, 0.0);
         }
         assert_eq!(pacer.slice_steps(), MAX_SLICE_STEPS);
         // A clock that went backwards counts as no time, not as negative work.
-        pacer.slice_done(-3.0);
+        pacer.slice_done(1, -3.0);
         assert_eq!(pacer.summary(0).longest_slice_ms, 1e9);
+    }
+
+    #[test]
+    fn a_slice_runs_in_legs_until_its_steps_or_its_budget_are_used() {
+        let mut pacer = Pacer::default();
+        pacer.start_run(0.0, 0);
+        assert_eq!(pacer.leg_steps(), FIRST_SLICE_STEPS / LEGS_PER_SLICE);
+        assert!(pacer.slice_goes_on(pacer.leg_steps(), 1.0));
+        // The machine slowed: the budget is used after one leg, and the slice stops there.
+        assert!(!pacer.slice_goes_on(pacer.leg_steps(), SLICE_BUDGET_MS));
+        // All its steps run within the budget: done.
+        assert!(!pacer.slice_goes_on(FIRST_SLICE_STEPS, 2.0));
+        // A slice of few steps still runs legs of a useful size.
+        pacer.slice_done(1, 1e9);
+        assert_eq!(pacer.slice_steps(), MIN_SLICE_STEPS);
+        assert_eq!(pacer.leg_steps(), MIN_SLICE_STEPS);
     }
 
     #[test]
     fn the_summary_counts_this_runs_slices_and_steps_only() {
         let mut pacer = Pacer::default();
         pacer.start_run(100.0, 7);
-        pacer.slice_done(4.0);
-        pacer.slice_done(9.0);
+        pacer.slice_done(500, 4.0);
+        pacer.slice_done(500, 9.0);
         let summary = pacer.summary(1007);
         assert_eq!(
             summary,
@@ -251,11 +285,11 @@ mod tests {
     fn unshown_time_is_handed_out_once() {
         let mut pacer = Pacer::default();
         pacer.start_run(0.0, 0);
-        pacer.slice_done(3.0);
-        pacer.slice_done(4.5);
+        pacer.slice_done(300, 3.0);
+        pacer.slice_done(450, 4.5);
         assert_eq!(pacer.take_unshown_ms(), 7.5);
         assert_eq!(pacer.take_unshown_ms(), 0.0);
-        pacer.slice_done(1.0);
+        pacer.slice_done(100, 1.0);
         assert_eq!(pacer.take_unshown_ms(), 1.0);
     }
 
