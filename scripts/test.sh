@@ -74,7 +74,8 @@ end_to_end() {
 # The engine built for wasm32 as the page builds it (wasm SIMD, from .cargo/config.toml) must
 # compute what the native engine does: the wasm runner runs each benchmark kernel at small sizes
 # and compares with crates/wave-bench/wasm-runner/checksums.txt, which `cargo test` checks natively,
-# and runs wasm's own `fma` pass on chosen edge cases against the exact per-lane rules.
+# and runs wasm's own `fma` pass on chosen edge cases against the exact per-lane rules; then all
+# of it again with the page's relaxed-SIMD fma module lent to the engine, as Chromium lends it.
 # Its own target directory, whatever CARGO_TARGET_DIR says, so that check.mjs finds the build.
 wasm_runner_check() {
   env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
