@@ -638,8 +638,8 @@ impl Ctx {
         }
     }
 
-    /// One slice of a run (about `SLICE_BUDGET_MS` of engine work, in legs), then the next one in a new
-    /// task without waiting for a frame: the browser still paints and handles input (Pause)
+    /// One slice of a run (about `SLICE_BUDGET_MS` of engine work, in legs), then the next one in
+    /// a new task without waiting for a frame: the browser still paints and handles input (Pause)
     /// between tasks, and the views refresh every `RUN_REFRESH_MS`.
     fn run_slice(&self, ticket: Ticket, last_refresh: f64) {
         let ctx = *self;
