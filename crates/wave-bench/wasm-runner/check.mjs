@@ -29,10 +29,12 @@ function checkRuns(runner, how) {
     );
   }
 }
-checkRuns(runner, "the engine's fma");
+// The runner with the engine's own fma, and the same runner lent the page's module where the
+// engine takes it.
+const runners = [[runner, "the engine's fma"]];
 const lent = await load(wasm, { lentFma: true });
 if (lent.lentFma) {
-  checkRuns(lent, "fma lent");
+  runners.push([lent, "fma lent"]);
 } else {
   const cpuHasFma = await readFile("/proc/cpuinfo", "utf8").then(
     (text) => /^flags\s*:.*\bfma\b/m.test(text),
@@ -44,14 +46,14 @@ if (lent.lentFma) {
       (cpuHasFma ? " on a CPU with FMA" : " (no FMA on this CPU: it rounds twice)"),
   );
 }
+for (const [each, how] of runners) checkRuns(each, how);
 // fma on operands chosen for its edge cases (NaNs that stop a lent run among them), at three
 // wave widths (4,096 threads, 3 results each), against the exact per-lane rules compiled into the
 // same build.
-const fmaRunners = [[runner, "the engine's fma"], ...(lent.lentFma ? [[lent, "fma lent"]] : [])];
-for (const [fmaRunner, how] of fmaRunners) {
+for (const [each, how] of runners) {
   for (const waveWidth of [16, 32, 64]) {
     const seed = 0xf3a0 + waveWidth;
-    const wrong = fmaRunner.fmaCheck(seed, 32, waveWidth);
+    const wrong = each.fmaCheck(seed, 32, waveWidth);
     if (wrong !== 0) failures++;
     console.log(
       `${wrong === 0 ? "ok  " : "FAIL"} fma edge cases, wave width ${waveWidth}, ${how}: ` +

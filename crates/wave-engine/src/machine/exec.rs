@@ -480,11 +480,11 @@ pub unsafe fn load_or_store_each(
 }
 
 /// A 32-, 64- or 128-bit load with a register address and no guard on a workgroup in lockstep
-/// whose waves are all full (every lane active): [`load_or_store_each`]'s work without its
-/// per-wave questions. Each wave's mask is its whole width, so the lanes are counted at once and
-/// each wave goes straight to [`memory_ops::load_words`]. `None`, running nothing, for any other
-/// instruction. Wasm's lockstep loop only: in the x86-64 one, where everything is inlined into
-/// the loop, LLVM then stopped inlining the AVX2 block loads, and the loop ran more instructions.
+/// whose waves are all full (every lane active): [`load_or_store_each`]'s work with the lanes
+/// counted at once (each wave's mask is its whole width) and inlined into the caller rather than
+/// called. `None`, running nothing, for any other instruction. Wasm's lockstep loop only: in the
+/// x86-64 one, where [`load_or_store_each`] is inlined anyway, LLVM then stopped inlining the AVX2
+/// block loads, and the loop ran more instructions.
 ///
 /// # Safety
 /// As for [`load_or_store_each`], and every wave has every lane of its width active.
@@ -495,45 +495,73 @@ pub unsafe fn load_full_waves(
     instr: &Instr,
     env: &mut Env,
 ) -> Option<Result<(), (usize, Fault)>> {
-    use Op::*;
-    if instr.guard != Guard::Always || instr.flags & flags::A_IMM != 0 {
-        return None;
-    }
-    let words = match instr.op {
-        LocalLoadU32 | DeviceLoadU32 => 1,
-        LocalLoadU64 | DeviceLoadU64 => 2,
-        DeviceLoadU128 => 4,
-        _ => return None,
-    };
-    let local = matches!(instr.op, LocalLoadU32 | LocalLoadU64);
+    let load = register_load(instr).filter(|_| instr.guard == Guard::Always)?;
     let lanes = waves.iter().map(|wave| u64::from(wave.width)).sum();
     env.counts.record_access(instr.op, lanes);
-    let memory = if local { &*env.local } else { &*env.device };
-    let space = memory_space(local);
+    // SAFETY: this function's contract; each wave's mask is every lane of its width.
+    Some(unsafe { load_words_each(waves, instr, env, load, |wave| wave.active) })
+}
+
+/// A load with a register address that the full-wave path takes: its words (1, 2 or 4) and
+/// whether it reads local memory. `None` for any other instruction.
+#[inline(always)]
+fn register_load(instr: &Instr) -> Option<(usize, bool)> {
+    use Op::*;
+    if instr.flags & flags::A_IMM != 0 {
+        return None;
+    }
+    match instr.op {
+        LocalLoadU32 => Some((1, true)),
+        DeviceLoadU32 => Some((1, false)),
+        LocalLoadU64 => Some((2, true)),
+        DeviceLoadU64 => Some((2, false)),
+        DeviceLoadU128 => Some((4, false)),
+        _ => None,
+    }
+}
+
+/// A [`register_load`] (`(words, local)`) on each wave in order, on the lanes `mask` gives it,
+/// each wave moved on first; stops at the first wave that faults, as [`load_or_store_each`] does.
+///
+/// # Safety
+/// As for [`load_or_store_each`].
+#[inline(always)]
+unsafe fn load_words_each(
+    waves: &mut [Wave],
+    instr: &Instr,
+    env: &Env,
+    (words, local): (usize, bool),
+    mask: impl Fn(&Wave) -> u64,
+) -> Result<(), (usize, Fault)> {
     #[inline(always)]
     unsafe fn each<const WORDS: usize>(
         waves: &mut [Wave],
         instr: &Instr,
         memory: &Memory,
         space: MemorySpace,
+        avx2: Option<Avx2Fma>,
+        mask_of: impl Fn(&Wave) -> u64,
     ) -> Result<(), (usize, Fault)> {
         for (member, wave) in waves.iter_mut().enumerate() {
+            let mask = mask_of(wave);
             wave.pc += 1;
-            let mask = wave.active;
-            // SAFETY: the caller's contract (`load_or_store_each`'s).
-            unsafe { memory_ops::load_words::<WORDS>(wave, instr, mask, memory, space, None) }
+            // SAFETY: `instr.a` is a register operand, inside the register file, and the width is
+            // at most 64 (the caller's contract).
+            unsafe { memory_ops::load_words::<WORDS>(wave, instr, mask, memory, space, avx2) }
                 .map_err(|fault| (member, fault.into()))?;
         }
         Ok(())
     }
+    let memory = if local { &*env.local } else { &*env.device };
+    let (space, avx2) = (memory_space(local), env.avx2_fma);
     // SAFETY: this function's contract.
-    Some(unsafe {
+    unsafe {
         match words {
-            1 => each::<1>(waves, instr, memory, space),
-            2 => each::<2>(waves, instr, memory, space),
-            _ => each::<4>(waves, instr, memory, space),
+            1 => each::<1>(waves, instr, memory, space, avx2, mask),
+            2 => each::<2>(waves, instr, memory, space, avx2, mask),
+            _ => each::<4>(waves, instr, memory, space, avx2, mask),
         }
-    })
+    }
 }
 
 /// [`load_or_store_each`] without the counting.
@@ -560,9 +588,13 @@ unsafe fn load_or_store(
         }
         Ok(())
     }
-    let avx2 = env.avx2_fma;
+    // Loads and stores with register operands (nearly all of them) take the fast paths.
+    if let Some(load) = register_load(instr) {
+        // SAFETY: this function's contract.
+        let guarded = |wave: &Wave| wave.active & control::guard_mask(wave, instr.guard);
+        return unsafe { load_words_each(waves, instr, env, load, guarded) };
+    }
     match instr.op {
-        // Loads and stores with register operands (nearly all of them) take the fast paths.
         LocalStoreU32 | DeviceStoreU32 if instr.flags & (flags::A_IMM | flags::B_IMM) == 0 => {
             let local = instr.op == LocalStoreU32;
             let memory = if local {
@@ -577,51 +609,6 @@ unsafe fn load_or_store(
                 #[inline(always)]
                 |wave, mask| memory_ops::store_u32(wave, instr, mask, memory, space),
             )
-        }
-        LocalLoadU32 | DeviceLoadU32 | LocalLoadU64 | DeviceLoadU64 | DeviceLoadU128
-            if instr.flags & flags::A_IMM == 0 =>
-        {
-            let local = matches!(instr.op, LocalLoadU32 | LocalLoadU64);
-            let memory = if local { &*env.local } else { &*env.device };
-            let space = memory_space(local);
-            match instr.op {
-                LocalLoadU32 | DeviceLoadU32 => each(
-                    waves,
-                    instr,
-                    #[inline(always)]
-                    |wave, mask| {
-                        // SAFETY: `instr.a` is a register operand, inside the register file,
-                        // and the width is at most 64 (this function's contract).
-                        unsafe {
-                            memory_ops::load_words::<1>(wave, instr, mask, memory, space, avx2)
-                        }
-                    },
-                ),
-                DeviceLoadU128 => each(
-                    waves,
-                    instr,
-                    #[inline(always)]
-                    |wave, mask| {
-                        // SAFETY: `instr.a` is a register operand, inside the register file,
-                        // and the width is at most 64 (this function's contract).
-                        unsafe {
-                            memory_ops::load_words::<4>(wave, instr, mask, memory, space, avx2)
-                        }
-                    },
-                ),
-                _ => each(
-                    waves,
-                    instr,
-                    #[inline(always)]
-                    |wave, mask| {
-                        // SAFETY: `instr.a` is a register operand, inside the register file,
-                        // and the width is at most 64 (this function's contract).
-                        unsafe {
-                            memory_ops::load_words::<2>(wave, instr, mask, memory, space, avx2)
-                        }
-                    },
-                ),
-            }
         }
         LocalLoadU8 | LocalLoadU16 | LocalLoadU32 | LocalLoadU64 => each(
             waves,
