@@ -7,6 +7,10 @@ pub struct Memory {
     /// One bit per page of [`PAGE_BYTES`]: set when the page may have been written since the
     /// bits were last cleared, so a checkpoint copies only what changed (see `history.rs`).
     dirty: Vec<u64>,
+    /// Known to hold zeros only: nothing was written since it was made or zeroed, so
+    /// [`Memory::zero`] has nothing to do (a new workgroup's local memory, in a kernel that never
+    /// writes it).
+    all_zero: bool,
 }
 
 /// Two memories are equal when their bytes are; which pages were written since a checkpoint is
@@ -56,7 +60,9 @@ pub fn bytes_at(bytes: &[u8], address: u32, width: usize) -> Option<&[u8]> {
 
 impl Memory {
     pub fn zeroed(size: u32) -> Self {
-        Memory::from_bytes(vec![0; size as usize])
+        let mut memory = Memory::from_bytes(vec![0; size as usize]);
+        memory.all_zero = true;
+        memory
     }
 
     pub fn from_bytes(bytes: Vec<u8>) -> Self {
@@ -64,6 +70,7 @@ impl Memory {
         Memory {
             dirty: vec![u64::MAX; pages.div_ceil(64)],
             bytes,
+            all_zero: false,
         }
     }
 
@@ -82,12 +89,14 @@ impl Memory {
     /// The bytes, to write anywhere (every page counts as written).
     pub fn bytes_mut(&mut self) -> &mut [u8] {
         self.dirty.fill(u64::MAX);
+        self.all_zero = false;
         &mut self.bytes
     }
 
     /// The bytes and the written-page bits, for a store path that marks what it writes.
     #[inline(always)]
     pub(crate) fn bytes_and_pages_mut(&mut self) -> (&mut [u8], DirtyPages<'_>) {
+        self.all_zero = false;
         (&mut self.bytes, DirtyPages(&mut self.dirty))
     }
 
@@ -106,6 +115,17 @@ impl Memory {
     pub fn clear(&mut self) {
         self.dirty.fill(u64::MAX);
         self.bytes.fill(0);
+        self.all_zero = true;
+    }
+
+    /// [`Memory::clear`] on a memory that may already be zero: then only its pages count as
+    /// written (as a new memory's do), and its bytes are not touched.
+    pub fn zero(&mut self) {
+        if self.all_zero {
+            self.dirty.fill(u64::MAX);
+        } else {
+            self.clear();
+        }
     }
 
     #[inline]
@@ -136,6 +156,7 @@ impl Memory {
         let range = self.range(address, N as u32)?;
         if N > 0 {
             DirtyPages(&mut self.dirty).mark(range.start, range.end);
+            self.all_zero = false;
         }
         self.bytes[range].copy_from_slice(&value);
         Ok(())
@@ -182,6 +203,24 @@ mod tests {
             })
         );
         assert!(memory.read_u32(4).is_ok());
+    }
+
+    #[test]
+    fn zero_clears_what_any_write_path_left() {
+        let writes: [fn(&mut Memory); 3] = [
+            |memory| memory.write_u32(12, 9).unwrap(),
+            |memory| memory.bytes_mut()[12] = 9,
+            |memory| memory.bytes_and_pages_mut().0[12] = 9,
+        ];
+        for write in writes {
+            let mut memory = Memory::zeroed(2 * PAGE_BYTES as u32);
+            memory.zero();
+            write(&mut memory);
+            memory.clear_written();
+            memory.zero();
+            assert!(memory.bytes().iter().all(|&b| b == 0));
+            assert!((0..2).all(|p| memory.page_written(p)));
+        }
     }
 
     #[test]

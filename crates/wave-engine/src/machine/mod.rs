@@ -388,7 +388,7 @@ impl Machine {
             self.state = State::Finished;
         } else {
             let registers = self.code.register_file_size();
-            self.workgroup = Workgroup::new(next as u32, &self.launch, registers);
+            self.workgroup.restart(next as u32, &self.launch, registers);
         }
     }
 }

@@ -98,6 +98,16 @@ pub const fn lanes_mask(width: u32) -> u64 {
 
 impl Wave {
     pub fn new(id: u32, width: u32, workgroup_threads: u32, register_count: u32) -> Self {
+        Wave {
+            registers: vec![[0; MAX_LANES]; register_count as usize],
+            stack: Vec::with_capacity(MAX_STACK_DEPTH),
+            calls: Vec::with_capacity(MAX_CALL_DEPTH),
+            ..Wave::without_storage(id, width, workgroup_threads, register_count)
+        }
+    }
+
+    /// A new wave's fields, its registers and stacks empty.
+    fn without_storage(id: u32, width: u32, workgroup_threads: u32, register_count: u32) -> Self {
         let first_thread = id * width;
         let lanes_in_workgroup = workgroup_threads.saturating_sub(first_thread).min(width);
         let present = lanes_mask(lanes_in_workgroup);
@@ -115,12 +125,42 @@ impl Wave {
             present,
             halted: 0,
             predicates: [0; 4],
-            registers: vec![[0; MAX_LANES]; register_count as usize],
+            registers: Vec::new(),
             register_count,
-            stack: Vec::with_capacity(MAX_STACK_DEPTH),
-            calls: Vec::with_capacity(MAX_CALL_DEPTH),
+            stack: Vec::new(),
+            calls: Vec::new(),
             fragments: Vec::new(),
         }
+    }
+
+    /// Makes this wave what [`Wave::new`] makes with the same arguments, keeping its allocations
+    /// (the next workgroup's waves are this one's).
+    pub fn reset(&mut self, id: u32, width: u32, workgroup_threads: u32, register_count: u32) {
+        let Wave {
+            registers,
+            stack,
+            calls,
+            fragments,
+            ..
+        } = self;
+        let (mut registers, mut stack, mut calls, mut fragments) = (
+            std::mem::take(registers),
+            std::mem::take(stack),
+            std::mem::take(calls),
+            std::mem::take(fragments),
+        );
+        registers.clear();
+        registers.resize(register_count as usize, [0; MAX_LANES]);
+        stack.clear();
+        calls.clear();
+        fragments.clear();
+        *self = Wave {
+            registers,
+            stack,
+            calls,
+            fragments,
+            ..Wave::without_storage(id, width, workgroup_threads, register_count)
+        };
     }
 
     /// The value of register `r` in `lane`.

@@ -20,30 +20,49 @@ pub struct Workgroup {
 
 impl Workgroup {
     pub fn new(index: u32, launch: &ResolvedLaunch, register_file_size: u32) -> Self {
-        let [gx, gy, _] = launch.grid;
-        let id = [
-            index % gx.max(1),
-            (index / gx.max(1)) % gy.max(1),
-            index / (gx.max(1) * gy.max(1)).max(1),
-        ];
         let threads = launch.workgroup_threads();
         let waves = (0..launch.waves_per_workgroup())
             .map(|w| {
                 let mut wave = Wave::new(w, launch.wave_width, threads, register_file_size);
-                for &(register, value) in &launch.initial_registers {
-                    wave.row_mut(register).fill(value);
-                }
+                set_initial_registers(&mut wave, launch);
                 wave
             })
             .collect();
         Workgroup {
             index,
-            id,
+            id: grid_position(index, launch),
             waves,
             local: Memory::zeroed(launch.local_memory),
             next_pick: 0,
             executed: 0,
         }
+    }
+
+    /// Makes this workgroup what [`Workgroup::new`] makes with the same arguments, reusing the
+    /// waves' register files and the local memory, which is not written again when it is still
+    /// zero: a grid of many workgroups then allocates and zeroes once, not once a workgroup.
+    pub fn restart(&mut self, index: u32, launch: &ResolvedLaunch, register_file_size: u32) {
+        let threads = launch.workgroup_threads();
+        let count = launch.waves_per_workgroup() as usize;
+        self.waves.truncate(count);
+        for (w, wave) in self.waves.iter_mut().enumerate() {
+            wave.reset(w as u32, launch.wave_width, threads, register_file_size);
+            set_initial_registers(wave, launch);
+        }
+        for w in self.waves.len()..count {
+            let mut wave = Wave::new(w as u32, launch.wave_width, threads, register_file_size);
+            set_initial_registers(&mut wave, launch);
+            self.waves.push(wave);
+        }
+        if self.local.len() == launch.local_memory as usize {
+            self.local.zero();
+        } else {
+            self.local = Memory::zeroed(launch.local_memory);
+        }
+        self.index = index;
+        self.id = grid_position(index, launch);
+        self.next_pick = 0;
+        self.executed = 0;
     }
 
     pub fn is_done(&self) -> bool {
@@ -59,6 +78,22 @@ impl Workgroup {
     /// When every live wave waits at a barrier, release them all. Finished waves never block.
     pub fn release_barrier_if_complete<S: EventSink + ?Sized>(&mut self, events: &mut S) -> bool {
         release_barrier_if_complete(&mut self.waves, events)
+    }
+}
+
+/// The workgroup's position in the grid from its linear index (x fastest).
+fn grid_position(index: u32, launch: &ResolvedLaunch) -> [u32; 3] {
+    let [gx, gy, _] = launch.grid;
+    [
+        index % gx.max(1),
+        (index / gx.max(1)) % gy.max(1),
+        index / (gx.max(1) * gy.max(1)).max(1),
+    ]
+}
+
+fn set_initial_registers(wave: &mut Wave, launch: &ResolvedLaunch) {
+    for &(register, value) in &launch.initial_registers {
+        wave.row_mut(register).fill(value);
     }
 }
 
