@@ -554,9 +554,9 @@ fn run_fixture(name: &str, source: &str) -> Vec<String> {
     };
 
     let mut failures = Vec::new();
-    // The same launch run in one go on the portable loop must end in exactly the same state as
-    // the instruction-by-instruction run above (which used the CPU's fastest loop).
-    if let Some(difference) = compare_with_portable_run(kernel, &fixture, &machine, stop) {
+    // The same launch run in one go, on the CPU's fastest loop and on the portable one, must end
+    // in exactly the same state as the instruction-by-instruction run above.
+    if let Some(difference) = compare_with_whole_runs(kernel, &fixture, &machine, stop) {
         failures.push(fail(0, difference));
     }
     let expected_trap = fixture.checks.iter().find_map(|(line, c)| match c {
@@ -802,26 +802,44 @@ fn write_initial_memory(machine: &mut Machine, fixture: &Fixture) -> Result<(), 
     Ok(())
 }
 
-/// Runs the fixture's launch again, all at once on the portable run loop, and names the first
-/// difference from `stepped` (device memory, statistics, how it stopped, the last workgroup's
-/// waves and local memory).
-fn compare_with_portable_run(
+/// Runs the fixture's launch again, all at once (so in lockstep where the waves allow it), on
+/// the CPU's fastest run loop and on the portable one, and names the first difference from
+/// `stepped` (device memory, statistics, how it stopped, the last workgroup's waves and local
+/// memory).
+fn compare_with_whole_runs(
     kernel: &wave_engine::program::Kernel,
     fixture: &Fixture,
     stepped: &Machine,
     stepped_stop: Stop,
 ) -> Option<String> {
+    compare_with_whole_run(kernel, fixture, stepped, stepped_stop, false)
+        .map(|difference| format!("on the fastest loop: {difference}"))
+        .or_else(|| {
+            compare_with_whole_run(kernel, fixture, stepped, stepped_stop, true)
+                .map(|difference| format!("on the portable loop: {difference}"))
+        })
+}
+
+fn compare_with_whole_run(
+    kernel: &wave_engine::program::Kernel,
+    fixture: &Fixture,
+    stepped: &Machine,
+    stepped_stop: Stop,
+    portable: bool,
+) -> Option<String> {
     let mut machine = Machine::new(kernel, &fixture.config).ok()?;
-    machine.use_portable_loop();
+    if portable {
+        machine.use_portable_loop();
+    }
     write_initial_memory(&mut machine, fixture).ok()?;
     let stop = machine.run_to_end();
     if stop != stepped_stop {
         return Some(format!(
-            "portable run stopped with {stop:?}, stepped run with {stepped_stop:?}"
+            "whole run stopped with {stop:?}, stepped run with {stepped_stop:?}"
         ));
     }
     if machine.device().bytes() != stepped.device().bytes() {
-        return Some("portable run left different device memory".into());
+        return Some("whole run left different device memory".into());
     }
     let (ours, theirs) = (machine.stats(), stepped.stats());
     if ours != theirs {
@@ -831,7 +849,7 @@ fn compare_with_portable_run(
             s
         };
         return Some(format!(
-            "portable run has other statistics: {:?} vs {:?} (per-instruction records {})",
+            "whole run has other statistics: {:?} vs {:?} (per-instruction records {})",
             totals(ours),
             totals(theirs),
             if ours.per_pc == theirs.per_pc {
@@ -843,7 +861,7 @@ fn compare_with_portable_run(
     }
     let (a, b) = (machine.workgroup(), stepped.workgroup());
     if a.index != b.index || a.waves != b.waves || a.local.bytes() != b.local.bytes() {
-        return Some("portable run ended with another workgroup state".into());
+        return Some("whole run ended with another workgroup state".into());
     }
     None
 }

@@ -3,6 +3,8 @@
 use super::control;
 use super::cpu::Avx2Fma;
 use super::event::EventSink;
+#[cfg(target_arch = "x86_64")]
+use super::full_wave_load;
 use super::lanes::{
     self, compare, map1, map2, map3, map4, pair, set_pair, set_predicate, write_masked,
 };
@@ -10,6 +12,8 @@ use super::memory::Memory;
 use super::memory_ops::{self, LaneFault};
 use super::mma;
 use super::trap::{MemorySpace, TrapKind};
+#[cfg(target_arch = "x86_64")]
+use super::wave::lanes_mask;
 use super::wave::{Wave, WaveStatus};
 use super::wave_ops;
 use crate::instr::{flags, Guard, Instr, Op, SpecialRegister};
@@ -469,26 +473,41 @@ pub unsafe fn load_or_store_each(
     instr: &Instr,
     env: &mut Env,
 ) -> Result<(), (usize, Fault)> {
-    // Counted before the accesses, which leave the lanes and the guard as they are.
-    let lanes = waves
+    // SAFETY: this function's contract is the same.
+    let result = unsafe { load_or_store(waves, instr, env) };
+    // Counted afterwards (the accesses leave the lanes and the guard as they are), over the waves
+    // that ran it: up to the one that faulted, as one wave at a time would count.
+    let lanes = waves_that_ran(waves, &result)
         .iter()
         .map(|wave| u64::from((wave.active & control::guard_mask(wave, instr.guard)).count_ones()))
         .sum();
     env.counts.record_access(instr.op, lanes);
-    // SAFETY: this function's contract is the same.
-    unsafe { load_or_store(waves, instr, env) }
+    result
+}
+
+/// The waves of a lockstep load or store that ran it: all of them, or those up to and including
+/// the one that faulted.
+#[inline(always)]
+fn waves_that_ran<'w>(waves: &'w [Wave], result: &Result<(), (usize, Fault)>) -> &'w [Wave] {
+    match result {
+        Ok(()) => waves,
+        Err((member, _)) => &waves[..=*member],
+    }
 }
 
 /// A 32-, 64- or 128-bit load with a register address and no guard on a workgroup in lockstep
-/// whose waves are all full (every lane active): [`load_or_store_each`]'s work with the lanes
-/// counted at once (each wave's mask is its whole width) and inlined into the caller rather than
-/// called. `None`, running nothing, for any other instruction. Wasm's lockstep loop only: in the
-/// x86-64 one, where [`load_or_store_each`] is inlined anyway, LLVM then stopped inlining the AVX2
-/// block loads, and the loop ran more instructions.
+/// whose waves are all full (every lane active) and of one register count: [`load_or_store_each`]'s
+/// work with the lanes counted at once (each wave's mask is its whole width) and the questions
+/// that do not change from wave to wave asked once. `None`, running nothing, for any other
+/// instruction, and on x86-64 without AVX2.
+///
+/// On x86-64 the waves go through `full_wave_load::load_waves`, whose wave loop runs inside the
+/// AVX2 block loads; inlining the per-wave path here instead (as wasm does) made LLVM stop
+/// inlining those block loads, and the loop ran more instructions.
 ///
 /// # Safety
-/// As for [`load_or_store_each`], and every wave has every lane of its width active.
-#[cfg(target_arch = "wasm32")]
+/// As for [`load_or_store_each`], and every wave has every lane of its width active and the same
+/// number of registers.
 #[inline(always)]
 pub unsafe fn load_full_waves(
     waves: &mut [Wave],
@@ -496,10 +515,93 @@ pub unsafe fn load_full_waves(
     env: &mut Env,
 ) -> Option<Result<(), (usize, Fault)>> {
     let load = register_load(instr).filter(|_| instr.guard == Guard::Always)?;
-    let lanes = waves.iter().map(|wave| u64::from(wave.width)).sum();
-    env.counts.record_access(instr.op, lanes);
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = env.avx2_fma?;
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: this function's contract.
+    let result = unsafe { load_waves_avx2(waves, instr, env, load, avx2) };
     // SAFETY: this function's contract; each wave's mask is every lane of its width.
-    Some(unsafe { load_words_each(waves, instr, env, load, |wave| wave.active) })
+    #[cfg(not(target_arch = "x86_64"))]
+    let result = unsafe { load_words_each(waves, instr, env, load, |wave| wave.active) };
+    let lanes = waves_that_ran(waves, &result)
+        .iter()
+        .map(|wave| u64::from(wave.width))
+        .sum();
+    env.counts.record_access(instr.op, lanes);
+    Some(result)
+}
+
+/// [`load_full_waves`] on x86-64 with AVX2: the waves' block loads in one call; a wave that stops
+/// there (a block it cannot vouch for) goes on through the checked lane loop from the lane it
+/// stopped at, and the waves after it through the per-wave path.
+///
+/// # Safety
+/// As for [`load_full_waves`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn load_waves_avx2(
+    waves: &mut [Wave],
+    instr: &Instr,
+    env: &Env,
+    (words, local): (usize, bool),
+    avx2: Avx2Fma,
+) -> Result<(), (usize, Fault)> {
+    #[inline(always)]
+    unsafe fn each<const WORDS: usize>(
+        waves: &mut [Wave],
+        instr: &Instr,
+        memory: &Memory,
+        space: MemorySpace,
+        avx2: Avx2Fma,
+    ) -> Result<(), (usize, Fault)> {
+        let registers = waves.first().map_or(0, |wave| wave.registers.len());
+        let (address_register, dst) = (instr.a as usize, instr.dst as usize);
+        let stopped = if dst + WORDS <= registers {
+            let bytes = memory.bytes();
+            // SAFETY: every wave has `registers` registers (this function's contract), so
+            // `dst + WORDS` lies inside each register file; the rest is the contract too.
+            unsafe {
+                full_wave_load::load_waves::<WORDS>(waves, address_register, dst, bytes, avx2)
+            }
+        } else {
+            Some((0, 0))
+        };
+        let Some((member, first)) = stopped else {
+            return Ok(());
+        };
+        let (stopped, after) = waves[member..].split_at_mut(1);
+        let wave = &mut stopped[0];
+        wave.pc += 1;
+        let result = if dst + WORDS <= registers {
+            let todo = lanes_mask(wave.width) & !memory_ops::lanes_before(u64::MAX, first);
+            memory_ops::load_lanes::<WORDS>(wave, instr, todo, memory.bytes(), space)
+        } else {
+            // SAFETY: this function's contract.
+            unsafe {
+                memory_ops::load_words::<WORDS>(wave, instr, wave.active, memory, space, Some(avx2))
+            }
+        };
+        result.map_err(|fault| (member, fault.into()))?;
+        for (offset, wave) in after.iter_mut().enumerate() {
+            wave.pc += 1;
+            // SAFETY: this function's contract.
+            unsafe {
+                memory_ops::load_words::<WORDS>(wave, instr, wave.active, memory, space, Some(avx2))
+            }
+            .map_err(|fault| (member + 1 + offset, fault.into()))?;
+        }
+        Ok(())
+    }
+    let memory = if local { &*env.local } else { &*env.device };
+    let space = memory_space(local);
+    // SAFETY: this function's contract.
+    unsafe {
+        match words {
+            1 => each::<1>(waves, instr, memory, space, avx2),
+            2 => each::<2>(waves, instr, memory, space, avx2),
+            _ => each::<4>(waves, instr, memory, space, avx2),
+        }
+    }
 }
 
 /// A load with a register address that the full-wave path takes: its words (1, 2 or 4) and

@@ -60,6 +60,60 @@ pub(super) unsafe fn load<const WORDS: usize>(
     load_portable::<WORDS>(&mut wave.registers, width, address_register, dst, bytes)
 }
 
+/// [`load`] through the AVX2 blocks on each wave of a workgroup in lockstep, in wave order, each
+/// wave's pc moved on before its lanes are loaded: what does not change from wave to wave (the
+/// memory's size, the operands, the CPU) is settled once for all of them, and the wave loop runs
+/// inside the AVX2 code. `None` when every wave is loaded; `Some((member, first))` when wave
+/// `member` stopped at lane `first` as [`load`] stops: the waves before it are loaded, its lanes
+/// below `first` too, and neither its pc nor anything after it has moved.
+///
+/// # Safety
+/// For every wave, [`load`]'s contract: `address_register` and `dst + WORDS` inside its register
+/// file, at most 64 lanes, and every lane of its width active.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) unsafe fn load_waves<const WORDS: usize>(
+    waves: &mut [Wave],
+    address_register: usize,
+    dst: usize,
+    bytes: &[u8],
+    avx2: Avx2Fma,
+) -> Option<(usize, usize)> {
+    let _ = avx2;
+    if bytes.len() < 4 * WORDS || bytes.len() > i32::MAX as usize {
+        // As [`load`]: the checked loop takes the first wave from lane 0.
+        return Some((0, 0));
+    }
+    // SAFETY: an `Avx2Fma` exists only on CPUs with AVX2; the rest is this function's contract.
+    unsafe { load_waves_avx2::<WORDS>(waves, address_register, dst, bytes) }
+}
+
+/// [`load_waves`]' wave loop, compiled for AVX2 so that [`load_avx2`] is inlined into it.
+///
+/// # Safety
+/// As for [`load_waves`], the CPU has AVX2 and `4 * WORDS <= bytes.len() <= i32::MAX`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn load_waves_avx2<const WORDS: usize>(
+    waves: &mut [Wave],
+    address_register: usize,
+    dst: usize,
+    bytes: &[u8],
+) -> Option<(usize, usize)> {
+    for (member, wave) in waves.iter_mut().enumerate() {
+        let width = wave.width as usize;
+        // SAFETY: this function's contract is `load_avx2`'s for each wave.
+        let stopped =
+            unsafe { load_avx2::<WORDS>(&mut wave.registers, width, address_register, dst, bytes) };
+        if let Some(first) = stopped {
+            return Some((member, first));
+        }
+        wave.pc += 1;
+    }
+    None
+}
+
 /// One lane's `WORDS` words at `address` into `rows[word][lane]`; `false`, writing nothing, when
 /// the access runs past the memory.
 #[inline(always)]

@@ -117,7 +117,7 @@ pub(super) unsafe fn run_lockstep(stretch: Stretch) -> StretchEnd {
     let mut rounds = 0;
     // The width when every wave is a full wave of one width with one register count (the
     // condition of `full_rows`), else 0. A stretch keeps the waves' lanes; it is worked out again
-    // after each `endloop` anyway, the one place a stretch hands lanes back.
+    // after an `endloop` that changed them, the one place a stretch hands lanes back.
     let full_width = |waves: &[Wave]| {
         let width = waves.first().map_or(0, |wave| wave.width);
         let registers = waves.first().map_or(0, |wave| wave.registers.len());
@@ -186,14 +186,20 @@ pub(super) unsafe fn run_lockstep(stretch: Stretch) -> StretchEnd {
                 if !waves.iter().all(iterates) {
                     break;
                 }
+                let mut lanes_changed = false;
                 for wave in waves.iter_mut() {
+                    let before = wave.active;
                     if listening {
                         control::exec_endloop(wave, pc as u32, events);
                     } else {
                         control::exec_endloop(wave, pc as u32, &mut NoEvents);
                     }
+                    lanes_changed |= wave.active != before;
                 }
-                full_lanes = full_width(waves);
+                // Only the lanes can change here, so the same lanes keep the same answer.
+                if lanes_changed {
+                    full_lanes = full_width(waves);
+                }
                 record(per_pc, pc);
                 rounds += 1;
                 // Every wave went back to the same loop's body.
@@ -209,18 +215,16 @@ pub(super) unsafe fn run_lockstep(stretch: Stretch) -> StretchEnd {
             // Register-only: `step_group` runs it (one dispatch) and says so.
             _ if exec::step_group(waves, instr, env) => {}
             op if exec::keeps_lockstep(op) => {
-                // A load or a store; in wasm, a plain load on full waves skips the per-wave
-                // questions (`exec::load_full_waves`).
-                #[cfg(target_arch = "wasm32")]
+                // A load or a store; a plain load on full waves skips the per-wave questions
+                // (`exec::load_full_waves`).
                 let plain_load = if full_lanes != 0 {
                     // SAFETY: `instr` is an instruction of `code` (this function's contract), and
-                    // `full_lanes` is nonzero only when every wave has every lane active.
+                    // `full_lanes` is nonzero only when every wave has every lane active and all
+                    // have the same register count.
                     unsafe { exec::load_full_waves(waves, instr, env) }
                 } else {
                     None
                 };
-                #[cfg(not(target_arch = "wasm32"))]
-                let plain_load = None;
                 let done = match plain_load {
                     Some(done) => done,
                     // SAFETY: `instr` is an instruction of `code` (this function's contract).

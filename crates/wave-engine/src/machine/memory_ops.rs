@@ -120,7 +120,7 @@ fn all_lanes_fit(wave: &Wave, addresses: &Row, width: u32, len: usize) -> bool {
 /// The lanes of `mask` below `lane`: those a load wrote before `lane` faulted (loads go lane by
 /// lane, like the reference emulator's).
 #[inline(always)]
-fn lanes_before(mask: u64, lane: usize) -> u64 {
+pub(super) fn lanes_before(mask: u64, lane: usize) -> u64 {
     mask & ((1u64 << lane) - 1)
 }
 
@@ -159,6 +159,21 @@ pub unsafe fn load_words<const WORDS: usize>(
             Some(first) => todo &= !lanes_before(mask, first),
         }
     }
+    load_lanes::<WORDS>(wave, instr, todo, bytes, space)
+}
+
+/// [`load_words`]'s checked loop on lanes `todo`, in lane order: what the full-wave path left, or
+/// every lane of a wave it did not take.
+///
+/// The destination registers `instr.dst .. instr.dst + WORDS` lie inside the register file.
+#[inline(always)]
+pub(super) fn load_lanes<const WORDS: usize>(
+    wave: &mut Wave,
+    instr: &Instr,
+    todo: u64,
+    bytes: &[u8],
+    space: MemorySpace,
+) -> Result<(), LaneFault> {
     let addresses = &wave.registers[instr.a as usize];
     let mut rows = [[0u32; MAX_LANES]; WORDS];
     let (mut written, mut result) = (todo, Ok(()));
