@@ -162,6 +162,24 @@ fn memory_space(local: bool) -> MemorySpace {
     }
 }
 
+/// The memory a load reads (local or device) and its name in a fault.
+#[inline(always)]
+fn memory_to_read<'e>(env: &'e Env, local: bool) -> (&'e Memory, MemorySpace) {
+    let memory = if local { &*env.local } else { &*env.device };
+    (memory, memory_space(local))
+}
+
+/// `$each::<WORDS>(args)` for a load of `$words` words (1, 2 or 4; anything else is 4).
+macro_rules! by_words {
+    ($words:expr, $each:ident($($arg:expr),*)) => {
+        match $words {
+            1 => $each::<1>($($arg),*),
+            2 => $each::<2>($($arg),*),
+            _ => $each::<4>($($arg),*),
+        }
+    };
+}
+
 /// f64 ops on register pairs (a pair's bits as one `u64`, see [`fp64::join`]).
 fn exec_f64(wave: &mut Wave, instr: &Instr, mask: u64) {
     for lane in lanes::each_lane(mask) {
@@ -592,16 +610,9 @@ unsafe fn load_waves_avx2(
         }
         Ok(())
     }
-    let memory = if local { &*env.local } else { &*env.device };
-    let space = memory_space(local);
+    let (memory, space) = memory_to_read(env, local);
     // SAFETY: this function's contract.
-    unsafe {
-        match words {
-            1 => each::<1>(waves, instr, memory, space, avx2),
-            2 => each::<2>(waves, instr, memory, space, avx2),
-            _ => each::<4>(waves, instr, memory, space, avx2),
-        }
-    }
+    unsafe { by_words!(words, each(waves, instr, memory, space, avx2)) }
 }
 
 /// A load with a register address that the full-wave path takes: its words (1, 2 or 4) and
@@ -654,16 +665,10 @@ unsafe fn load_words_each(
         }
         Ok(())
     }
-    let memory = if local { &*env.local } else { &*env.device };
-    let (space, avx2) = (memory_space(local), env.avx2_fma);
+    let (memory, space) = memory_to_read(env, local);
+    let avx2 = env.avx2_fma;
     // SAFETY: this function's contract.
-    unsafe {
-        match words {
-            1 => each::<1>(waves, instr, memory, space, avx2, mask),
-            2 => each::<2>(waves, instr, memory, space, avx2, mask),
-            _ => each::<4>(waves, instr, memory, space, avx2, mask),
-        }
-    }
+    unsafe { by_words!(words, each(waves, instr, memory, space, avx2, mask)) }
 }
 
 /// [`load_or_store_each`] without the counting.
