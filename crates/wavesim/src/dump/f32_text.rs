@@ -17,9 +17,10 @@ pub fn push_f32_debug(out: &mut Vec<u8>, value: f32) {
         });
         return;
     }
-    if value.is_sign_negative() {
-        out.push(b'-');
-    }
+    // The sign as a slice, not a branch: a result's signs follow no pattern a branch predictor
+    // could learn.
+    let sign: &[u8] = if value.is_sign_negative() { b"-" } else { b"" };
+    out.extend_from_slice(sign);
     let magnitude = value.abs();
     if magnitude == 0.0 {
         out.extend_from_slice(b"0.0");
@@ -29,7 +30,7 @@ pub fn push_f32_debug(out: &mut Vec<u8>, value: f32) {
     let text = buffer.format_finite(magnitude).as_bytes();
     // zmij writes 1e-4 <= x < 1e16 out in full as core does (`0.0001`, `12.5`, `100.0`) unless
     // it prefers an exponent there (`1e+15`): then, and for an exact tie, it is laid out anew.
-    if magnitude >= 1e-4 && !text.contains(&b'e') && !could_be_a_tie(magnitude) {
+    if magnitude >= 1e-4 && !ends_in_an_exponent(text) && !could_be_a_tie(magnitude) {
         out.extend_from_slice(text);
         return;
     }
@@ -44,6 +45,15 @@ pub fn push_f32_debug(out: &mut Vec<u8>, value: f32) {
     } else {
         lay_out_exponent_form(out, digits, shortest.exponent);
     }
+}
+
+/// Whether zmij's text of a finite f32 ends in an exponent (`e5`, `e15`, `e+5`, `e-15`): an f32's
+/// decimal exponent has at most two digits (it lies between -45 and 38), so the `e` is one of
+/// the last four bytes, and plain text has none. Three compares instead of a search of the text.
+#[inline(always)]
+fn ends_in_an_exponent(text: &[u8]) -> bool {
+    let n = text.len();
+    (2..=4).any(|back| n >= back && text[n - back] == b'e')
 }
 
 /// `magnitude` as `odd × 2^twos`.
