@@ -533,10 +533,15 @@ pub unsafe fn load_full_waves(
     env: &mut Env,
 ) -> Option<Result<(), (usize, Fault)>> {
     let load = register_load(instr).filter(|_| instr.guard == Guard::Always)?;
+    // Destinations past the register file take the general path (`load_or_store_each`).
+    let registers = waves.first()?.registers.len();
+    if instr.dst as usize + load.0 > registers {
+        return None;
+    }
     #[cfg(target_arch = "x86_64")]
     let avx2 = env.avx2_fma?;
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: this function's contract.
+    // SAFETY: this function's contract, and `dst + words` was checked against the register files.
     let result = unsafe { load_waves_avx2(waves, instr, env, load, avx2) };
     // SAFETY: this function's contract; each wave's mask is every lane of its width.
     #[cfg(not(target_arch = "x86_64"))]
@@ -554,7 +559,7 @@ pub unsafe fn load_full_waves(
 /// stopped at, and the waves after it through the per-wave path.
 ///
 /// # Safety
-/// As for [`load_full_waves`].
+/// As for [`load_full_waves`], and `instr.dst + words` lies inside every wave's register file.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn load_waves_avx2(
@@ -572,17 +577,10 @@ unsafe fn load_waves_avx2(
         space: MemorySpace,
         avx2: Avx2Fma,
     ) -> Result<(), (usize, Fault)> {
-        let registers = waves.first().map_or(0, |wave| wave.registers.len());
         let (address_register, dst) = (instr.a as usize, instr.dst as usize);
-        let stopped = if dst + WORDS <= registers {
-            let bytes = memory.bytes();
-            // SAFETY: every wave has `registers` registers (this function's contract), so
-            // `dst + WORDS` lies inside each register file; the rest is the contract too.
-            unsafe {
-                full_wave_load::load_waves::<WORDS>(waves, address_register, dst, bytes, avx2)
-            }
-        } else {
-            Some((0, 0))
+        // SAFETY: this function's contract: every wave's register file holds `dst + WORDS`.
+        let stopped = unsafe {
+            full_wave_load::load_waves::<WORDS>(waves, address_register, dst, memory.bytes(), avx2)
         };
         let Some((member, first)) = stopped else {
             return Ok(());
@@ -590,25 +588,12 @@ unsafe fn load_waves_avx2(
         let (stopped, after) = waves[member..].split_at_mut(1);
         let wave = &mut stopped[0];
         wave.pc += 1;
-        let result = if dst + WORDS <= registers {
-            let todo = lanes_mask(wave.width) & !memory_ops::lanes_before(u64::MAX, first);
-            memory_ops::load_lanes::<WORDS>(wave, instr, todo, memory.bytes(), space)
-        } else {
-            // SAFETY: this function's contract.
-            unsafe {
-                memory_ops::load_words::<WORDS>(wave, instr, wave.active, memory, space, Some(avx2))
-            }
-        };
-        result.map_err(|fault| (member, fault.into()))?;
-        for (offset, wave) in after.iter_mut().enumerate() {
-            wave.pc += 1;
-            // SAFETY: this function's contract.
-            unsafe {
-                memory_ops::load_words::<WORDS>(wave, instr, wave.active, memory, space, Some(avx2))
-            }
-            .map_err(|fault| (member + 1 + offset, fault.into()))?;
-        }
-        Ok(())
+        let todo = lanes_mask(wave.width) & !memory_ops::lanes_before(u64::MAX, first);
+        memory_ops::load_lanes::<WORDS>(wave, instr, todo, memory.bytes(), space)
+            .map_err(|fault| (member, fault.into()))?;
+        // SAFETY: this function's contract.
+        unsafe { load_each_wave::<WORDS>(after, instr, memory, space, Some(avx2), |w| w.active) }
+            .map_err(|(offset, fault)| (member + 1 + offset, fault))
     }
     let (memory, space) = memory_to_read(env, local);
     // SAFETY: this function's contract.
@@ -646,29 +631,40 @@ unsafe fn load_words_each(
     (words, local): (usize, bool),
     mask: impl Fn(&Wave) -> u64,
 ) -> Result<(), (usize, Fault)> {
-    #[inline(always)]
-    unsafe fn each<const WORDS: usize>(
-        waves: &mut [Wave],
-        instr: &Instr,
-        memory: &Memory,
-        space: MemorySpace,
-        avx2: Option<Avx2Fma>,
-        mask_of: impl Fn(&Wave) -> u64,
-    ) -> Result<(), (usize, Fault)> {
-        for (member, wave) in waves.iter_mut().enumerate() {
-            let mask = mask_of(wave);
-            wave.pc += 1;
-            // SAFETY: `instr.a` is a register operand, inside the register file, and the width is
-            // at most 64 (the caller's contract).
-            unsafe { memory_ops::load_words::<WORDS>(wave, instr, mask, memory, space, avx2) }
-                .map_err(|fault| (member, fault.into()))?;
-        }
-        Ok(())
-    }
     let (memory, space) = memory_to_read(env, local);
     let avx2 = env.avx2_fma;
     // SAFETY: this function's contract.
-    unsafe { by_words!(words, each(waves, instr, memory, space, avx2, mask)) }
+    unsafe {
+        by_words!(
+            words,
+            load_each_wave(waves, instr, memory, space, avx2, mask)
+        )
+    }
+}
+
+/// A load of `WORDS` words from `memory` on each wave in order, on the lanes `mask_of` gives it,
+/// each wave moved on first; stops at the first wave that faults (its index in `waves`).
+///
+/// # Safety
+/// As for [`load_or_store_each`].
+#[inline(always)]
+unsafe fn load_each_wave<const WORDS: usize>(
+    waves: &mut [Wave],
+    instr: &Instr,
+    memory: &Memory,
+    space: MemorySpace,
+    avx2: Option<Avx2Fma>,
+    mask_of: impl Fn(&Wave) -> u64,
+) -> Result<(), (usize, Fault)> {
+    for (member, wave) in waves.iter_mut().enumerate() {
+        let mask = mask_of(wave);
+        wave.pc += 1;
+        // SAFETY: `instr.a` is a register operand, inside the register file, and the width is at
+        // most 64 (the caller's contract).
+        unsafe { memory_ops::load_words::<WORDS>(wave, instr, mask, memory, space, avx2) }
+            .map_err(|fault| (member, fault.into()))?;
+    }
+    Ok(())
 }
 
 /// [`load_or_store_each`] without the counting.

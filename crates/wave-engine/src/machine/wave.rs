@@ -136,31 +136,16 @@ impl Wave {
     /// Makes this wave what [`Wave::new`] makes with the same arguments, keeping its allocations
     /// (the next workgroup's waves are this one's).
     pub fn reset(&mut self, id: u32, width: u32, workgroup_threads: u32, register_count: u32) {
-        let Wave {
-            registers,
-            stack,
-            calls,
-            fragments,
-            ..
-        } = self;
-        let (mut registers, mut stack, mut calls, mut fragments) = (
-            std::mem::take(registers),
-            std::mem::take(stack),
-            std::mem::take(calls),
-            std::mem::take(fragments),
-        );
-        registers.clear();
-        registers.resize(register_count as usize, [0; MAX_LANES]);
-        stack.clear();
-        calls.clear();
-        fragments.clear();
-        *self = Wave {
-            registers,
-            stack,
-            calls,
-            fragments,
-            ..Wave::without_storage(id, width, workgroup_threads, register_count)
-        };
+        let fresh = Wave::without_storage(id, width, workgroup_threads, register_count);
+        let mut old = std::mem::replace(self, fresh);
+        old.registers.clear();
+        old.registers
+            .resize(register_count as usize, [0; MAX_LANES]);
+        old.stack.clear();
+        old.calls.clear();
+        old.fragments.clear();
+        (self.registers, self.stack, self.calls, self.fragments) =
+            (old.registers, old.stack, old.calls, old.fragments);
     }
 
     /// The value of register `r` in `lane`.
