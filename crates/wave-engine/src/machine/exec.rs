@@ -95,7 +95,7 @@ fn special_register(wave: &Wave, env: &Env, sr: u8, lane: usize) -> u32 {
 /// kernels' address arithmetic, inner loops included.
 fn special_register_row(wave: &Wave, env: &Env, sr: u8) -> lanes::Row {
     let width = wave.width as usize;
-    let mut row = [0u32; lanes::MAX_LANES];
+    let mut row = lanes::Row::splat(0);
     let axis = [
         SpecialRegister::ThreadIdX,
         SpecialRegister::ThreadIdY,

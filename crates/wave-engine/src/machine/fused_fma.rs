@@ -85,13 +85,13 @@ fn probe() -> (Vec<Row>, Vec<Instr>) {
     // (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 rounded once and 0 rounded twice.
     let near_one = |k: f32| bits(1.0 + k / 4096.0);
     let row = |finite: [u32; 8], special: [u32; 8]| -> Row {
-        std::array::from_fn(|lane| {
+        Row(std::array::from_fn(|lane| {
             if lane < 32 {
                 finite[lane % 8]
             } else {
                 special[lane % 8]
             }
-        })
+        }))
     };
     let (inf, nan) = (0x7F80_0000, 0x7FC0_0001);
     let registers = vec![
@@ -336,7 +336,7 @@ fn fma_row_with(fused: FusedRun, acc: &mut [f32], a: f32, b: &[u8]) {
         ..Instr::new(crate::instr::Op::Fma)
     };
     let packed = [pack(&instr)];
-    let mut rows: [Row; 3] = [[a.to_bits(); MAX_LANES], [0; MAX_LANES], [0; MAX_LANES]];
+    let mut rows: [Row; 3] = [Row::splat(a.to_bits()), Row::splat(0), Row::splat(0)];
     for (acc, b) in acc.chunks_mut(MAX_LANES).zip(b.chunks(4 * MAX_LANES)) {
         let lanes = acc.len().min(b.len() / 4);
         for (lane, value) in rows[1].iter_mut().zip(b.chunks_exact(4)) {

@@ -15,7 +15,7 @@ pub use super::wave::{Row, MAX_LANES};
 #[inline(always)]
 pub fn operand(wave: &Wave, reg: u8, is_imm: bool, imm: u32) -> Row {
     if is_imm {
-        [imm; MAX_LANES]
+        Row::splat(imm)
     } else {
         wave.registers[reg as usize]
     }
@@ -92,7 +92,7 @@ pub fn store_row(wave: &mut Wave, dst: u8, mask: u64, computed: &Row) {
 macro_rules! source_row {
     ($wave:ident, $instr:ident, $field:ident, $flag:expr, $splat:ident) => {
         if $instr.flags & $flag != 0 {
-            $splat = [$instr.imm; MAX_LANES];
+            $splat = Row::splat($instr.imm);
             &$splat
         } else {
             &$wave.registers[$instr.$field as usize]

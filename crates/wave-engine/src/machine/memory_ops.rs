@@ -110,9 +110,9 @@ fn all_lanes_fit(wave: &Wave, addresses: &Row, width: u32, len: usize) -> bool {
             .fold(0, |over, &address| over | address.saturating_sub(limit))
     }
     let over = if wave.width <= 32 {
-        excess::<32>(addresses, limit)
+        excess::<32>(&addresses[..], limit)
     } else {
-        excess::<MAX_LANES>(addresses, limit)
+        excess::<MAX_LANES>(&addresses[..], limit)
     };
     over == 0
 }
@@ -175,7 +175,7 @@ pub(super) fn load_lanes<const WORDS: usize>(
     space: MemorySpace,
 ) -> Result<(), LaneFault> {
     let addresses = &wave.registers[instr.a as usize];
-    let mut rows = [[0u32; MAX_LANES]; WORDS];
+    let mut rows = [Row::splat(0); WORDS];
     let (mut written, mut result) = (todo, Ok(()));
     for lane in each_lane(todo) {
         let address = addresses[lane];

@@ -8,7 +8,46 @@ pub const MAX_LANES: usize = 64;
 /// One register across every lane of a wave. Lanes at and beyond the wave's width belong to no
 /// thread: full-wave writes may fill them with values nobody reads, so fast paths that look at a
 /// whole row (a bound, a NaN test) may only decline on their account, never decide a result.
-pub type Row = [u32; MAX_LANES];
+///
+/// Aligned to a cache line: a 32-lane row is then exactly two lines and a vector of eight lanes
+/// never straddles two (a plain `[u32; 64]` sits wherever the allocator puts it, 16-byte aligned).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Row(pub [u32; MAX_LANES]);
+
+// The fast paths' raw pointers step rows by `size_of::<Row>()` and read lanes from offset 0.
+const _: () =
+    assert!(std::mem::align_of::<Row>() == 64 && std::mem::size_of::<Row>() == 4 * MAX_LANES);
+
+impl Row {
+    /// Every lane `value`.
+    pub const fn splat(value: u32) -> Row {
+        Row([value; MAX_LANES])
+    }
+}
+
+impl std::ops::Deref for Row {
+    type Target = [u32; MAX_LANES];
+    #[inline(always)]
+    fn deref(&self) -> &[u32; MAX_LANES] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a Row {
+    type Item = &'a u32;
+    type IntoIter = std::slice::Iter<'a, u32>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl std::ops::DerefMut for Row {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [u32; MAX_LANES] {
+        &mut self.0
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WaveStatus {
@@ -99,7 +138,7 @@ pub const fn lanes_mask(width: u32) -> u64 {
 impl Wave {
     pub fn new(id: u32, width: u32, workgroup_threads: u32, register_count: u32) -> Self {
         Wave {
-            registers: vec![[0; MAX_LANES]; register_count as usize],
+            registers: vec![Row::splat(0); register_count as usize],
             stack: Vec::with_capacity(MAX_STACK_DEPTH),
             calls: Vec::with_capacity(MAX_CALL_DEPTH),
             ..Wave::without_storage(id, width, workgroup_threads, register_count)
@@ -139,8 +178,7 @@ impl Wave {
         let fresh = Wave::without_storage(id, width, workgroup_threads, register_count);
         let mut old = std::mem::replace(self, fresh);
         old.registers.clear();
-        old.registers
-            .resize(register_count as usize, [0; MAX_LANES]);
+        old.registers.resize(register_count as usize, Row::splat(0));
         old.stack.clear();
         old.calls.clear();
         old.fragments.clear();
