@@ -347,7 +347,7 @@ fn fma_row_with(fused: FusedRun, acc: &mut [f32], a: f32, b: &[u8]) {
         }
         let mask = lanes_mask(lanes as u32);
         run_on_rows(fused, &mut rows, &[instr], &packed, mask, MAX_LANES as u32);
-        for (value, lane) in acc[..lanes].iter_mut().zip(&rows[2]) {
+        for (value, lane) in acc[..lanes].iter_mut().zip(rows[2].iter()) {
             *value = f32::from_bits(*lane);
         }
     }

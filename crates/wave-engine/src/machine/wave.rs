@@ -34,14 +34,6 @@ impl std::ops::Deref for Row {
     }
 }
 
-impl<'a> IntoIterator for &'a Row {
-    type Item = &'a u32;
-    type IntoIter = std::slice::Iter<'a, u32>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
-    }
-}
-
 impl std::ops::DerefMut for Row {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut [u32; MAX_LANES] {

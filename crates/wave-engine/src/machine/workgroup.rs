@@ -19,23 +19,18 @@ pub struct Workgroup {
 }
 
 impl Workgroup {
+    /// Workgroup `index` of the launch: an empty one, restarted (which sets every field).
     pub fn new(index: u32, launch: &ResolvedLaunch, register_file_size: u32) -> Self {
-        let threads = launch.workgroup_threads();
-        let waves = (0..launch.waves_per_workgroup())
-            .map(|w| {
-                let mut wave = Wave::new(w, launch.wave_width, threads, register_file_size);
-                set_initial_registers(&mut wave, launch);
-                wave
-            })
-            .collect();
-        Workgroup {
+        let mut workgroup = Workgroup {
             index,
-            id: grid_position(index, launch),
-            waves,
+            id: [0; 3],
+            waves: Vec::with_capacity(launch.waves_per_workgroup() as usize),
             local: Memory::zeroed(launch.local_memory),
             next_pick: 0,
             executed: 0,
-        }
+        };
+        workgroup.restart(index, launch, register_file_size);
+        workgroup
     }
 
     /// Makes this workgroup what [`Workgroup::new`] makes with the same arguments, reusing the
@@ -47,12 +42,15 @@ impl Workgroup {
         self.waves.truncate(count);
         for (w, wave) in self.waves.iter_mut().enumerate() {
             wave.reset(w as u32, launch.wave_width, threads, register_file_size);
-            set_initial_registers(wave, launch);
         }
         for w in self.waves.len()..count {
-            let mut wave = Wave::new(w as u32, launch.wave_width, threads, register_file_size);
-            set_initial_registers(&mut wave, launch);
+            let wave = Wave::new(w as u32, launch.wave_width, threads, register_file_size);
             self.waves.push(wave);
+        }
+        for wave in &mut self.waves {
+            for &(register, value) in &launch.initial_registers {
+                wave.row_mut(register).fill(value);
+            }
         }
         if self.local.len() == launch.local_memory as usize {
             self.local.zero();
@@ -89,12 +87,6 @@ fn grid_position(index: u32, launch: &ResolvedLaunch) -> [u32; 3] {
         (index / gx.max(1)) % gy.max(1),
         index / (gx.max(1) * gy.max(1)).max(1),
     ]
-}
-
-fn set_initial_registers(wave: &mut Wave, launch: &ResolvedLaunch) {
-    for &(register, value) in &launch.initial_registers {
-        wave.row_mut(register).fill(value);
-    }
 }
 
 /// [`Workgroup::release_barrier_if_complete`] on the waves alone, for the run loop (which holds
