@@ -17,6 +17,9 @@
 //! command lines instead, `wavesim run` against `wave-emu`, each as a whole process (see
 //! `whole_process.rs`).
 
+// Nothing here needs `unsafe`; the engine below keeps it behind validated kernels.
+#![forbid(unsafe_code)]
+
 #[cfg(not(target_arch = "wasm32"))]
 mod bench;
 #[cfg(not(target_arch = "wasm32"))]

@@ -5,6 +5,9 @@
 //! Architecture invariant: this crate knows nothing of browsers. It depends on no `leptos`,
 //! `web-sys`, `js-sys` or `wasm-bindgen` (the test command checks its dependency tree).
 
+// Nothing here needs `unsafe`; the engine below keeps it behind validated kernels.
+#![forbid(unsafe_code)]
+
 mod caption;
 mod check;
 mod commands;

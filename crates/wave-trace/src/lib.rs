@@ -7,6 +7,9 @@
 //! Masks are written as hexadecimal strings: a JSON number is a double, which cannot hold every
 //! 64-lane mask exactly.
 
+// Nothing here needs `unsafe`; the engine below keeps it behind validated kernels.
+#![forbid(unsafe_code)]
+
 use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};

@@ -5,6 +5,9 @@
 //! which `run` and `check` also take. Errors go to stderr with exit code 1: `FILE:LINE:COL: error:
 //! …` with the source line for a problem at a place in the file (see `report`), else `error: …`.
 
+// Nothing here needs `unsafe`; the engine below keeps it behind validated kernels.
+#![forbid(unsafe_code)]
+
 mod asm;
 mod check;
 mod cli;

@@ -693,8 +693,8 @@ unsafe fn load_or_store(
     }
     // Loads and stores with register operands (nearly all of them) take the fast paths.
     if let Some(load) = register_load(instr) {
-        // SAFETY: this function's contract.
         let guarded = |wave: &Wave| wave.active & control::guard_mask(wave, instr.guard);
+        // SAFETY: this function's contract.
         return unsafe { load_words_each(waves, instr, env, load, guarded) };
     }
     match instr.op {

@@ -97,9 +97,12 @@ pub(super) fn fma_rows<const N: usize>(rows: &mut [Row], instr: &Instr, mask: u6
                 3 => result,
                 _ => {
                     let chosen = u32x4_ne(v128_and(u32x4_splat(pair), lane_bits), u32x4_splat(0));
-                    v128_bitselect(result, unsafe { v128_load64_zero(dst) }, chosen)
+                    // SAFETY: `dst` points at two lanes of a row (just above).
+                    let kept = unsafe { v128_load64_zero(dst) };
+                    v128_bitselect(result, kept, chosen)
                 }
             };
+            // SAFETY: as for the load just above.
             unsafe { v128_store64_lane::<0>(result, dst) };
         }
         if refused != 0 {

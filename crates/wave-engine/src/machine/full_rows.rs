@@ -101,7 +101,7 @@ fn map_rows<const N: usize>(waves: &mut [Wave], instr: &Instr, f: impl Fn(u32, u
     );
     for wave in waves {
         let rows = &mut wave.registers;
-        // SAFETY (here and below): every register number is below the first wave's register
+        // SAFETY: (here and below) every register number is below the first wave's register
         // count (checked in `step`), which every wave shares (`step`'s caller's promise).
         let (a, b, c) = unsafe {
             (

@@ -378,6 +378,8 @@ mod tests {
             // SAFETY: as `FusedRun` promises its caller, `run` holds `count` instructions and
             // `registers` every row they name.
             let [a, b, c, dst] = unsafe { *run.add(index as usize) }.to_le_bytes();
+            // SAFETY: as above: every row the instruction names is one of `registers`' rows, and
+            // a lane is below `MAX_LANES`.
             let lane_at = |row: u8, lane: u32| unsafe {
                 registers.add(row as usize * MAX_LANES + lane as usize)
             };
@@ -388,8 +390,9 @@ mod tests {
                 let results: Vec<u32> = chosen
                     .iter()
                     .map(|&lane| {
-                        let [a, b, c] =
-                            [a, b, c].map(|row| f32::from_bits(unsafe { *lane_at(row, lane) }));
+                        // SAFETY: `lane_at` points inside `registers` (above).
+                        let read = |row| f32::from_bits(unsafe { *lane_at(row, lane) });
+                        let [a, b, c] = [a, b, c].map(read);
                         if ROUNDS_TWICE {
                             a * b + c
                         } else {
@@ -402,6 +405,7 @@ mod tests {
                     return index << 8 | group;
                 }
                 for (&lane, &result) in chosen.iter().zip(&results) {
+                    // SAFETY: `lane_at` points inside `registers` (above).
                     unsafe { *lane_at(dst, lane) = result };
                 }
             }

@@ -269,12 +269,13 @@ fn fma_run_hardware(waves: &mut [Wave], run: &[Instr]) {
             _ => 0,
         };
         for instr in run {
-            // SAFETY: this function runs only where the CPU has AVX2 and FMA (its own
-            // `target_feature`, which its one caller vouches for with an `Avx2Fma`), and `vectors`
-            // is nonzero only when every operand and destination register is below this wave's
-            // register count (`plain`, and the count compared just above).
             let done = match vectors {
+                // SAFETY: this function runs only where the CPU has AVX2 and FMA (its own
+                // `target_feature`, which its one caller vouches for with an `Avx2Fma`), and
+                // `vectors` is nonzero only when every operand and destination register is below
+                // this wave's register count (`plain`, and the count compared just above).
                 4 => unsafe { fma_full_rows_avx2::<4>(&mut wave.registers, instr) },
+                // SAFETY: as for four vectors.
                 8 => unsafe { fma_full_rows_avx2::<8>(&mut wave.registers, instr) },
                 _ => false,
             };

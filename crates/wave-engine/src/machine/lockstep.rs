@@ -211,6 +211,7 @@ pub(super) unsafe fn run_lockstep(stretch: Stretch) -> StretchEnd {
             // SAFETY: `full_lanes` is 32 or 64 only when every wave is that wide with every lane active
             // and all have the same register count (`full_width`).
             _ if full_lanes == 32 && unsafe { full_rows::step::<32>(waves, instr) } => {}
+            // SAFETY: as for 32 lanes, with every wave 64 wide.
             _ if full_lanes == 64 && unsafe { full_rows::step::<64>(waves, instr) } => {}
             // Register-only: `step_group` runs it (one dispatch) and says so.
             _ if exec::step_group(waves, instr, env) => {}
