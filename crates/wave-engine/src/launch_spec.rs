@@ -69,21 +69,34 @@ impl LaunchSpec {
     /// Reads every part; all the parts that are wrong are reported at once.
     pub fn parse(&self) -> Result<LaunchConfig, LaunchErrors> {
         let mut errors = LaunchErrors::default();
-        let mut part = |field: LaunchField, result: Result<_, String>| {
-            result
-                .map_err(|message| errors.fields.push((field, message)))
-                .ok()
-        };
-        let grid = part(LaunchField::Grid, parse_sizes(&self.grid));
-        let workgroup = part(LaunchField::Workgroup, parse_sizes(&self.workgroup));
-        let wave_width = part(LaunchField::WaveWidth, parse_wave_width(&self.wave_width));
+        let grid = part(&mut errors, LaunchField::Grid, parse_sizes(&self.grid));
+        let workgroup = part(
+            &mut errors,
+            LaunchField::Workgroup,
+            parse_sizes(&self.workgroup),
+        );
+        let wave_width = part(
+            &mut errors,
+            LaunchField::WaveWidth,
+            parse_wave_width(&self.wave_width),
+        );
         let registers = part(
+            &mut errors,
             LaunchField::InitialRegisters,
             parse_register_settings(&self.initial_registers),
         );
-        let device_memory = part(LaunchField::DeviceMemory, parse_bytes(&self.device_memory));
-        let local_memory = part(LaunchField::LocalMemory, parse_bytes(&self.local_memory));
+        let device_memory = part(
+            &mut errors,
+            LaunchField::DeviceMemory,
+            parse_bytes(&self.device_memory),
+        );
+        let local_memory = part(
+            &mut errors,
+            LaunchField::LocalMemory,
+            parse_bytes(&self.local_memory),
+        );
         let max_instructions = part(
+            &mut errors,
             LaunchField::MaxInstructions,
             parse_u64(&self.max_instructions),
         );
@@ -118,6 +131,13 @@ impl LaunchSpec {
     }
 }
 
+/// Passes a part's value on, or records its message.
+fn part<T>(errors: &mut LaunchErrors, field: LaunchField, result: Result<T, String>) -> Option<T> {
+    result
+        .map_err(|message| errors.fields.push((field, message)))
+        .ok()
+}
+
 /// `X`, `X,Y` or `X,Y,Z`, each at least 1.
 fn parse_sizes(text: &str) -> Result<[u32; 3], String> {
     let sizes = parse_dims(text)?;
@@ -132,7 +152,7 @@ fn parse_wave_width(text: &str) -> Result<u32, String> {
     if (1..=64).contains(&width) {
         Ok(width)
     } else {
-        Err(format!("a wave has 1 to 64 lanes, not {width}"))
+        Err(format!("the wave width must be 1 to 64, not {width}"))
     }
 }
 
@@ -180,7 +200,9 @@ fn parse_register_setting(item: &str) -> Result<(u8, u32), String> {
     let (name, value) = item
         .split_once('=')
         .or_else(|| item.split_once(':'))
-        .ok_or_else(|| format!("`{item}`: write a register and its value, as r3=7"))?;
+        .ok_or_else(|| {
+            format!("`{item}`: expected REGISTER=VALUE or REGISTER:VALUE, e.g. r3=7 or 0:4096")
+        })?;
     let name = name.trim();
     let register = name
         .strip_prefix('r')
@@ -260,7 +282,7 @@ mod tests {
             ]
         );
         assert_eq!(found[0].1, "every size must be at least 1");
-        assert_eq!(found[2].1, "a wave has 1 to 64 lanes, not 65");
+        assert_eq!(found[2].1, "the wave width must be 1 to 64, not 65");
         assert_eq!(found[3].1, "`r255` is not a register (r0 to r254)");
         assert_eq!(found[5].1, "at most 268435456 bytes (256M)");
     }
@@ -275,7 +297,7 @@ mod tests {
             errors(&wrong),
             [(
                 LaunchField::InitialRegisters,
-                "`r1`: write a register and its value, as r3=7".to_string()
+                "`r1`: expected REGISTER=VALUE or REGISTER:VALUE, e.g. r3=7 or 0:4096".to_string()
             )]
         );
         let bad_value = LaunchSpec {

@@ -6,6 +6,7 @@
 pub mod compile;
 pub mod diagnostic;
 pub mod instr;
+pub mod launch_spec;
 pub mod lower;
 pub mod machine;
 pub mod numbers;
@@ -17,4 +18,5 @@ pub mod wbin;
 
 pub use compile::{compile, Compiled};
 pub use diagnostic::{Diagnostic, Severity};
+pub use launch_spec::{LaunchErrors, LaunchField, LaunchSpec};
 pub use syntax::{highlight, TokenClass};

@@ -3,15 +3,16 @@
 
 use serde::{Deserialize, Serialize};
 use wave_engine::machine::config::{
-    DEFAULT_DEVICE_MEMORY, DEFAULT_LOCAL_MEMORY, DEFAULT_MAX_INSTRUCTIONS, MAX_MEMORY_BYTES,
+    DEFAULT_DEVICE_MEMORY, DEFAULT_LOCAL_MEMORY, DEFAULT_MAX_INSTRUCTIONS,
 };
 use wave_engine::machine::{ConfigError, LaunchConfig};
-use wave_engine::numbers::{parse_dims, parse_u32, parse_u32_bits, parse_u64};
 use wave_engine::program::Kernel;
+use wave_engine::{LaunchField, LaunchSpec};
 
 use crate::regions::{self, RegionField, RegionForm};
 
-/// The whole launch configuration form. Every field is the text the user typed.
+/// The whole launch configuration form. Every field is the text the user typed; the launch's
+/// own fields are read by [`LaunchSpec`], as `wavesim` reads its flags.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConfigForm {
     /// Kernel name; empty means the first kernel of the file.
@@ -67,6 +68,20 @@ pub enum Field {
     Region(usize, RegionField),
 }
 
+impl From<LaunchField> for Field {
+    fn from(part: LaunchField) -> Self {
+        match part {
+            LaunchField::Grid => Field::Grid,
+            LaunchField::Workgroup => Field::Workgroup,
+            LaunchField::WaveWidth => Field::WaveWidth,
+            LaunchField::InitialRegisters => Field::InitialRegisters,
+            LaunchField::LocalMemory => Field::LocalMemory,
+            LaunchField::DeviceMemory => Field::DeviceMemory,
+            LaunchField::MaxInstructions => Field::MaxInstructions,
+        }
+    }
+}
+
 /// The messages of the invalid fields, in field order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FormErrors {
@@ -102,74 +117,6 @@ pub struct ValidLaunch {
     pub device_memory: Vec<u8>,
 }
 
-/// Records the message of a failed field and passes a parsed value on.
-fn field<T>(errors: &mut FormErrors, which: Field, result: Result<T, String>) -> Option<T> {
-    match result {
-        Ok(value) => Some(value),
-        Err(message) => {
-            errors.add(which, message);
-            None
-        }
-    }
-}
-
-/// A size in bytes with an optional `K`/`KiB`/`M`/`MiB` suffix.
-fn parse_bytes(text: &str) -> Result<u32, String> {
-    let t = text.trim();
-    let lower = t.to_ascii_lowercase();
-    let (digits, unit) = if let Some(d) = lower
-        .strip_suffix("kib")
-        .or_else(|| lower.strip_suffix('k'))
-    {
-        (d.to_string(), 1024u64)
-    } else if let Some(d) = lower
-        .strip_suffix("mib")
-        .or_else(|| lower.strip_suffix('m'))
-    {
-        (d.to_string(), 1024 * 1024)
-    } else {
-        (t.to_string(), 1)
-    };
-    let value = parse_u64(&digits)?
-        .checked_mul(unit)
-        .filter(|&v| v <= MAX_MEMORY_BYTES as u64)
-        .ok_or_else(|| format!("at most {MAX_MEMORY_BYTES} bytes (256M)"))?;
-    Ok(value as u32)
-}
-
-/// `X`, `X,Y` or `X,Y,Z` (commas, `x` or spaces between; missing sizes are 1), each at least 1.
-fn parse_sizes(text: &str) -> Result<[u32; 3], String> {
-    let dims = parse_dims(text)?;
-    if dims.contains(&0) {
-        return Err("every size must be at least 1".to_string());
-    }
-    Ok(dims)
-}
-
-/// `r3=7, r4=0x10` (also `r3:7`, the command line's form; negative decimals allowed).
-fn parse_registers(text: &str) -> Result<Vec<(u8, u32)>, String> {
-    let mut out = Vec::new();
-    for item in text
-        .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
-        .filter(|p| !p.is_empty())
-    {
-        let (name, value) = item
-            .split_once('=')
-            .or_else(|| item.split_once(':'))
-            .ok_or_else(|| format!("`{item}`: write registers as r3=7"))?;
-        let number = name
-            .trim()
-            .strip_prefix('r')
-            .and_then(|n| n.parse::<u8>().ok())
-            .filter(|&n| n <= 254)
-            .ok_or_else(|| format!("`{name}` is not a register (r0 to r254)"))?;
-        let value = parse_u32_bits(value).map_err(|e| format!("r{number}: {e}"))?;
-        out.retain(|(r, _)| *r != number);
-        out.push((number, value));
-    }
-    Ok(out)
-}
-
 impl ConfigForm {
     /// Checks every field. `kernel` is the kernel the form picks when the source compiled;
     /// `program_compiled` tells whether a missing kernel is the form's fault.
@@ -179,39 +126,20 @@ impl ConfigForm {
         program_compiled: bool,
     ) -> Result<ValidLaunch, FormErrors> {
         let mut errors = FormErrors::default();
-        let grid = field(&mut errors, Field::Grid, parse_sizes(&self.grid));
-        let workgroup = field(&mut errors, Field::Workgroup, parse_sizes(&self.workgroup));
-        let width = field(
-            &mut errors,
-            Field::WaveWidth,
-            parse_u32(&self.wave_width).and_then(|w| {
-                if (1..=64).contains(&w) {
-                    Ok(w)
-                } else {
-                    Err(format!("the wave width must be 1 to 64, not {w}"))
-                }
-            }),
-        );
-        let registers = field(
-            &mut errors,
-            Field::InitialRegisters,
-            parse_registers(&self.initial_registers),
-        );
-        let device = field(
-            &mut errors,
-            Field::DeviceMemory,
-            parse_bytes(&self.device_memory),
-        );
-        let local = field(
-            &mut errors,
-            Field::LocalMemory,
-            parse_bytes(&self.local_memory),
-        );
-        let budget = field(
-            &mut errors,
-            Field::MaxInstructions,
-            parse_u64(&self.max_instructions),
-        );
+        let spec = LaunchSpec {
+            grid: self.grid.clone(),
+            workgroup: self.workgroup.clone(),
+            wave_width: self.wave_width.clone(),
+            initial_registers: vec![self.initial_registers.clone()],
+            local_memory: self.local_memory.clone(),
+            device_memory: self.device_memory.clone(),
+            max_instructions: self.max_instructions.clone(),
+        };
+        let parsed = spec.parse().map_err(|invalid| {
+            for (part, message) in invalid.fields {
+                errors.add(Field::from(part), message);
+            }
+        });
         let mut regions = Vec::new();
         for (index, region) in self.regions.iter().enumerate() {
             match regions::parse_region(region) {
@@ -225,33 +153,15 @@ impl ConfigForm {
                 format!("the file has no kernel named `{}`", self.kernel.trim()),
             );
         }
-        let (
-            Some(grid),
-            Some(workgroup),
-            Some(wave_width),
-            Some(initial_registers),
-            Some(device_memory),
-            Some(local_memory),
-            Some(max_instructions),
-        ) = (grid, workgroup, width, registers, device, local, budget)
-        else {
+        let Ok(config) = parsed else {
             return Err(errors);
         };
-        let mut memory = vec![0u8; device_memory as usize];
+        let mut memory = vec![0u8; config.device_memory as usize];
         for (index, region) in regions.iter().enumerate() {
             if let Err(message) = region.write(&mut memory) {
                 errors.add(Field::Region(index, RegionField::Offset), message);
             }
         }
-        let config = LaunchConfig {
-            grid,
-            workgroup,
-            wave_width,
-            local_memory,
-            device_memory,
-            max_instructions,
-            initial_registers,
-        };
         let Some(kernel) = kernel else {
             return Err(errors);
         };

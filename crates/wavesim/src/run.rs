@@ -10,9 +10,8 @@ use wave_engine::compile;
 use wave_engine::diagnostic::Severity;
 use wave_engine::machine::config::DEFAULT_LOCAL_MEMORY;
 use wave_engine::machine::{Behaviour, Event, LaunchConfig, Machine, ReferenceStats, Stop, Trap};
-use wave_engine::numbers;
 use wave_engine::program::Kernel;
-use wave_engine::Diagnostic;
+use wave_engine::{Diagnostic, LaunchField, LaunchSpec};
 
 use crate::cli::{Compat, RunArgs, DUMP_IDS};
 use crate::compat;
@@ -213,40 +212,43 @@ fn read_into(mut file: File, slot: &mut [u8]) -> io::Result<u64> {
 }
 
 fn launch_config(args: &RunArgs) -> Result<LaunchConfig, Failure> {
-    let grid = numbers::parse_dims(&args.grid).map_err(|e| bad_spec("--grid", &args.grid, &e))?;
-    let workgroup = numbers::parse_dims(&args.workgroup)
-        .map_err(|e| bad_spec("--workgroup", &args.workgroup, &e))?;
-    let wave_width = numbers::parse_u32(&args.wave_width)
-        .map_err(|e| bad_spec("--wave-width", &args.wave_width, &e))?;
-    if !(1..=64).contains(&wave_width) {
-        return Err(bad_spec(
-            "--wave-width",
-            &args.wave_width,
-            "a wave has 1 to 64 lanes",
-        ));
-    }
-    let local_memory = match &args.local_memory {
-        Some(text) => numbers::parse_u32(text).map_err(|e| bad_spec("--local-memory", text, &e))?,
-        None => DEFAULT_LOCAL_MEMORY,
+    let spec = LaunchSpec {
+        grid: args.grid.clone(),
+        workgroup: args.workgroup.clone(),
+        wave_width: args.wave_width.clone(),
+        initial_registers: args.set_reg.clone(),
+        local_memory: args
+            .local_memory
+            .clone()
+            .unwrap_or_else(|| DEFAULT_LOCAL_MEMORY.to_string()),
+        device_memory: args.device_memory.clone(),
+        max_instructions: args.max_instructions.clone(),
     };
-    let device_memory = numbers::parse_u32(&args.device_memory)
-        .map_err(|e| bad_spec("--device-memory", &args.device_memory, &e))?;
-    let max_instructions = numbers::parse_u64(&args.max_instructions)
-        .map_err(|e| bad_spec("--max-instructions", &args.max_instructions, &e))?;
-    let initial_registers = args
-        .set_reg
-        .iter()
-        .map(|text| spec::parse_set_reg(text).map_err(|e| bad_spec("--set-reg", text, &e)))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(LaunchConfig {
-        grid,
-        workgroup,
-        wave_width,
-        local_memory,
-        device_memory,
-        max_instructions,
-        initial_registers,
+    spec.parse().map_err(|errors| {
+        let (field, reason) = &errors.fields[0];
+        let (flag, text) = match field {
+            LaunchField::Grid => ("--grid", args.grid.as_str()),
+            LaunchField::Workgroup => ("--workgroup", args.workgroup.as_str()),
+            LaunchField::WaveWidth => ("--wave-width", args.wave_width.as_str()),
+            LaunchField::InitialRegisters => ("--set-reg", spec_text(&args.set_reg)),
+            LaunchField::LocalMemory => ("--local-memory", spec.local_memory.as_str()),
+            LaunchField::DeviceMemory => ("--device-memory", args.device_memory.as_str()),
+            LaunchField::MaxInstructions => ("--max-instructions", args.max_instructions.as_str()),
+        };
+        bad_spec(flag, text, reason)
     })
+}
+
+/// The first `--set-reg` text that is wrong on its own, to quote in the message.
+fn spec_text(texts: &[String]) -> &str {
+    let wrong = |text: &&String| {
+        let alone = LaunchSpec {
+            initial_registers: vec![(*text).clone()],
+            ..LaunchSpec::default()
+        };
+        alone.parse().is_err()
+    };
+    texts.iter().find(wrong).map_or("", String::as_str)
 }
 
 /// Zero fills, then iota fills: wave-emu's order (the `--arg` files come after both).

@@ -1,25 +1,11 @@
-//! Parsing of the small value specs that the flags take: `REG:VAL`, `OFF:N`, `START:END`,
-//! `OFFSET:FILE` and the fills. Numbers and `X,Y,Z` sizes are read by `wave_engine::numbers`, as
-//! the playground reads them. Every function returns a message instead of panicking; the caller
+//! Parsing of the small value specs that the output and memory flags take: `OFF:N`, `START:END`,
+//! `OFFSET:FILE` and the fills. Numbers are read by `wave_engine::numbers` and the launch's own
+//! flags by `wave_engine::LaunchSpec`, as the playground reads them. Every function returns a message instead of panicking; the caller
 //! prefixes it with the flag and the text the user gave.
 
 use std::path::PathBuf;
 
-use wave_engine::numbers::{parse_u32_bits, parse_u64};
-
-/// `REG:VAL`: REG is `5` or `r5`; VAL is decimal, negative (two's complement) or 0x hex.
-pub fn parse_set_reg(text: &str) -> Result<(u8, u32), String> {
-    let (reg, value) = text
-        .split_once(':')
-        .ok_or_else(|| "expected REG:VALUE, e.g. 0:4096 or r1:0x40a00000".to_string())?;
-    let reg = reg.trim();
-    let digits = reg.strip_prefix('r').unwrap_or(reg);
-    let register = digits
-        .parse::<u8>()
-        .map_err(|_| format!("`{reg}` is not a register number (0..=255 or r0..r255)"))?;
-    let bits = parse_u32_bits(value)?;
-    Ok((register, bits))
-}
+use wave_engine::numbers::parse_u64;
 
 /// `OFFSET:FILE` (the file name may itself contain colons).
 pub fn parse_arg(text: &str) -> Result<(u64, PathBuf), String> {
@@ -165,19 +151,6 @@ pub fn parse_memory_dump(text: &str) -> Result<Dump, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn set_reg_accepts_plain_and_r_prefixed_registers() {
-        assert_eq!(parse_set_reg("0:4096"), Ok((0, 4096)));
-        assert_eq!(parse_set_reg("r7:0x40a00000"), Ok((7, 0x40a0_0000)));
-        assert_eq!(parse_set_reg("3:-1"), Ok((3, u32::MAX)));
-        assert_eq!(parse_set_reg("3:-2147483648"), Ok((3, 0x8000_0000)));
-        assert!(parse_set_reg("3:-2147483649").is_err());
-        assert!(parse_set_reg("3").is_err());
-        assert!(parse_set_reg("r300:1").is_err());
-        assert!(parse_set_reg("x1:1").is_err());
-        assert!(parse_set_reg("1:0x1ffffffff").is_err());
-    }
 
     #[test]
     fn arg_keeps_colons_in_the_file_name() {

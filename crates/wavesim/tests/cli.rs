@@ -492,7 +492,7 @@ fn bad_specs_give_clear_errors() {
         (&["--wave-width", "65"], "1 to 64"),
         (
             &["--set-reg", "r1"],
-            "invalid --set-reg `r1`: expected REG:VALUE",
+            "invalid --set-reg `r1`: `r1`: expected REGISTER=VALUE or REGISTER:VALUE",
         ),
         (&["--set-reg", "1:zz"], "`zz` is not a whole number"),
         (&["--dump-u32", "0"], "invalid --dump-u32 `0`"),
