@@ -3,7 +3,7 @@
 //! `wavesim`'s flags alike, so both accept the same forms, enforce the same limits and say the
 //! same thing when a value is wrong.
 
-use crate::machine::config::{LaunchConfig, DEFAULT_LOCAL_MEMORY, MAX_MEMORY_BYTES};
+use crate::machine::{LaunchConfig, DEFAULT_LOCAL_MEMORY, MAX_MEMORY_BYTES};
 use crate::numbers::{parse_dims, parse_u32, parse_u32_bits, parse_u64};
 
 /// The highest general register a launch may set: `r255` does not exist in WAVE.

@@ -519,9 +519,9 @@ impl Session {
         }
         for p in 0..4 {
             let flipped = (self.before.predicates[p] ^ wave.predicates[p])
-                & wave_engine::machine::wave::lanes_mask(width);
+                & wave_engine::machine::lanes_mask(width);
             if flipped != 0 {
-                let set = wave.predicates[p] & wave_engine::machine::wave::lanes_mask(width);
+                let set = wave.predicates[p] & wave_engine::machine::lanes_mask(width);
                 parts.push(format!("p{p} now holds on {}", lanes_phrase(set, width)));
             }
         }

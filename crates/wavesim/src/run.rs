@@ -8,7 +8,7 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use wave_engine::compile;
 use wave_engine::diagnostic::Severity;
-use wave_engine::machine::config::DEFAULT_LOCAL_MEMORY;
+use wave_engine::machine::DEFAULT_LOCAL_MEMORY;
 use wave_engine::machine::{Behaviour, Event, LaunchConfig, Machine, ReferenceStats, Stop, Trap};
 use wave_engine::program::Kernel;
 use wave_engine::{Diagnostic, LaunchField, LaunchSpec};

@@ -3,14 +3,14 @@
 
 mod behaviour;
 mod code;
-pub mod config;
+mod config;
 mod control;
 mod cpu;
-pub mod event;
+mod event;
 mod exec;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod fma_simd128;
-pub mod frame;
+mod frame;
 mod full_rows;
 mod full_wave_load;
 mod fused_fma;
@@ -18,17 +18,17 @@ mod history;
 mod lane_bits;
 mod lanes;
 mod lockstep;
-pub mod memory;
+mod memory;
 mod memory_ops;
 mod mma;
 mod reference;
-pub mod reference_stats;
+mod reference_stats;
 mod run_loop;
-pub mod stats;
-pub mod trap;
-pub mod wave;
+mod stats;
+mod trap;
+mod wave;
 mod wave_ops;
-pub mod workgroup;
+mod workgroup;
 
 use std::fmt;
 
@@ -36,7 +36,10 @@ use crate::program::Kernel;
 use crate::validate::KernelError;
 pub use behaviour::Behaviour;
 use code::Code;
-pub use config::{ConfigError, LaunchConfig, ResolvedLaunch};
+pub use config::{
+    ConfigError, LaunchConfig, ResolvedLaunch, DEFAULT_DEVICE_MEMORY, DEFAULT_LOCAL_MEMORY,
+    DEFAULT_MAX_INSTRUCTIONS, DEFAULT_WAVE_WIDTH, MAX_MEMORY_BYTES, MAX_WORKGROUP_THREADS,
+};
 use cpu::Avx2Fma;
 pub use event::{Event, EventKind, EventSink, NoEvents, Recorded};
 pub use frame::{Frame, FrameKind};
@@ -51,7 +54,7 @@ pub use reference_stats::ReferenceStats;
 use run_loop::Outcome;
 pub use stats::{PcStats, ReferenceCounts, Stats};
 pub use trap::{MemorySpace, Trap, TrapKind};
-pub use wave::{Fragment, FragmentStore, LaneState, Wave, WaveStatus};
+pub use wave::{lanes_mask, Fragment, FragmentStore, LaneState, Wave, WaveStatus, MAX_LANES};
 pub use wave_ops::{flow as wave_op_flow, is_wave_op, LaneSource, WaveOpFlow};
 pub use workgroup::Workgroup;
 
