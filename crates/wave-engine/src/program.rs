@@ -2,7 +2,7 @@
 //! metadata and source map the views need.
 
 use crate::instr::Instr;
-pub use crate::validate::KernelError;
+pub use crate::validate::{Field, KernelError};
 
 /// A half-open byte range into the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

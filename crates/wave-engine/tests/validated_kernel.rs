@@ -6,8 +6,7 @@
 
 use wave_engine::instr::{Guard, Instr, Op};
 use wave_engine::machine::{LaunchConfig, Machine, StartError, Stop};
-use wave_engine::program::{Kernel, KernelError};
-use wave_engine::validate::Field;
+use wave_engine::program::{Field, Kernel, KernelError};
 
 const SOURCE: &str = "\
 .kernel k

@@ -2,10 +2,8 @@
 //! own, with a message the page shows beside it. Nothing runs while any field is invalid.
 
 use serde::{Deserialize, Serialize};
-use wave_engine::machine::{
-    DEFAULT_DEVICE_MEMORY, DEFAULT_LOCAL_MEMORY, DEFAULT_MAX_INSTRUCTIONS,
-};
 use wave_engine::machine::{ConfigError, LaunchConfig};
+use wave_engine::machine::{DEFAULT_DEVICE_MEMORY, DEFAULT_LOCAL_MEMORY, DEFAULT_MAX_INSTRUCTIONS};
 use wave_engine::program::Kernel;
 use wave_engine::{LaunchField, LaunchSpec};
 

@@ -1,11 +1,11 @@
 //! Source text to items: lexer, parser, the mnemonic table and the editor's highlighter.
 
-pub mod ast;
+pub(crate) mod ast;
 pub mod highlight;
-pub mod lexer;
+pub(crate) mod lexer;
 pub mod mnemonics;
-pub mod parser;
+pub(crate) mod parser;
 pub mod questions;
-pub mod suggest;
+pub(crate) mod suggest;
 
 pub use highlight::{highlight, TokenClass};

@@ -1,15 +1,19 @@
 //! Property tests: the front end never panics, every span it reports lies inside the source on
 //! char boundaries, and compiling a few lines at a time (`CompileJob`) gives exactly what the
 //! front end's passes give run once over the whole source.
-#![cfg(not(target_arch = "wasm32"))]
+//!
+//! A unit test of the crate rather than an integration test: it runs the passes one by one,
+//! which are not part of the engine's API.
 
 use proptest::prelude::*;
-use wave_engine::compile::CompileJob;
-use wave_engine::diagnostic::{LineIndex, Sink};
-use wave_engine::program::Span;
-use wave_engine::syntax::mnemonics::MNEMONICS;
-use wave_engine::syntax::{lexer::lex, parser::parse, questions::questions};
-use wave_engine::{compile, highlight, lower::lower, Compiled};
+
+use crate::compile::CompileJob;
+use crate::diagnostic::{LineIndex, Sink};
+use crate::lower::lower;
+use crate::program::Span;
+use crate::syntax::mnemonics::MNEMONICS;
+use crate::syntax::{lexer::lex, parser::parse, questions::questions};
+use crate::{compile, highlight, Compiled};
 
 fn span_is_inside(source: &str, span: Span) -> bool {
     let (start, end) = (span.start as usize, span.end as usize);
