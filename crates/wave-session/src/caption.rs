@@ -8,7 +8,7 @@
 
 use wave_engine::instr::{Instr, Op};
 use wave_engine::machine::{
-    Behaviour, DepartureEvent, EventKind, FrameKind, LaneSource, Wave, WaveOpFlow, WaveStatus,
+    Behaviour, DepartureEvent, EventKind, FrameKind, LaneSource, Wave, WaveOpFlow,
 };
 
 use crate::session::Session;
@@ -116,8 +116,8 @@ impl Session {
             };
             return Caption::plain(format!(
                 "Nothing has run yet: wave {} starts{start} with {} active.",
-                wave.id,
-                lanes_phrase(wave.active, width)
+                wave.id(),
+                lanes_phrase(wave.active(), width)
             ));
         }
         let same_wave = self.before.workgroup == self.selection.workgroup
@@ -205,11 +205,11 @@ impl Session {
         let where_now = match self.current_line() {
             Some(line) => format!(
                 "wave {} is at line {line} with {} active",
-                wave.id,
-                lanes_phrase(wave.active, width)
+                wave.id(),
+                lanes_phrase(wave.active(), width)
             ),
-            None if wave.status == WaveStatus::Done => format!("wave {} is finished", wave.id),
-            None => format!("wave {} has nothing left to run", wave.id),
+            None if wave.is_done() => format!("wave {} is finished", wave.id()),
+            None => format!("wave {} has nothing left to run", wave.id()),
         };
         let events = self
             .last_events
@@ -236,7 +236,7 @@ impl Session {
             let s = if ran == 1 { "" } else { "s" };
             return format!(
                 "Wave {} had finished, so the step ran {ran} instruction{s} of the other waves (steps {} to {}).",
-                wave.id,
+                wave.id(),
                 self.before.step,
                 self.step_count()
             );
@@ -259,7 +259,7 @@ impl Session {
     ) -> String {
         let before = self.before.active;
         let line_at = |pc: u32| self.line_of(pc).unwrap_or(0);
-        let depth = format!("stack depth {}", wave.stack.len());
+        let depth = format!("stack depth {}", wave.stack().len());
         // Where the wave jumps when no lane is left on this path.
         let skipped = |sentence: &mut String| {
             if let Some(to) = happened.skipped_to() {
@@ -306,8 +306,8 @@ impl Session {
                 } else {
                     format!(
                         "{} {} the if side (no divergence); {depth}",
-                        lanes_phrase(wave.active, width),
-                        verb(wave.active, "takes", "all take")
+                        lanes_phrase(wave.active(), width),
+                        verb(wave.active(), "takes", "all take")
                     )
                 }
             }
@@ -315,7 +315,7 @@ impl Session {
                 let else_lanes = happened
                     .find(|k| k == EventKind::Else)
                     .map_or(0, |(_, m)| m);
-                let end = wave.stack.last().map_or(0, |f| line_at(f.end_pc));
+                let end = wave.stack().last().map_or(0, |f| line_at(f.end_pc));
                 if else_lanes == 0 {
                     let to = happened.skipped_to().map_or(end, line_at);
                     format!("no lane waits for the else side, so the wave jumps to line {to}")
@@ -356,8 +356,8 @@ impl Session {
             },
             Op::Loop => format!(
                 "{} {} the loop; {depth}",
-                lanes_phrase(wave.active, width),
-                verb(wave.active, "enters", "enter")
+                lanes_phrase(wave.active(), width),
+                verb(wave.active(), "enters", "enter")
             ),
             Op::EndLoop => {
                 if let Some((_, next)) = happened.find(|k| k == EventKind::Iterate) {
@@ -396,7 +396,7 @@ impl Session {
                 };
                 let end = wave
                     .innermost_loop()
-                    .map_or(0, |i| line_at(wave.stack[i].end_pc));
+                    .map_or(0, |i| line_at(wave.stack()[i].end_pc));
                 let mut sentence = match happened.find(|k| k == kind) {
                     Some((_, leaving)) if is_break => format!(
                         "{} {} the loop and {} for it to end (endloop at line {end})",
@@ -413,7 +413,7 @@ impl Session {
                     None if is_break => "no lane breaks".to_string(),
                     None => "no lane continues".to_string(),
                 };
-                and_the_rest(&mut sentence, wave.active);
+                and_the_rest(&mut sentence, wave.active());
                 sentence
             }
             Op::Halt => {
@@ -425,7 +425,7 @@ impl Session {
                     ),
                     None => "no lane halts".to_string(),
                 };
-                and_the_rest(&mut sentence, wave.active);
+                and_the_rest(&mut sentence, wave.active());
                 sentence
             }
             Op::Barrier => {
@@ -434,7 +434,7 @@ impl Session {
                 } else if happened.has(EventKind::BarrierWait) {
                     format!(
                         "wave {} waits here until every wave of the workgroup arrives",
-                        wave.id
+                        wave.id()
                     )
                 } else {
                     self.lanes_ran(instr, wave, width)
@@ -442,15 +442,15 @@ impl Session {
             }
             Op::Call => format!(
                 "{} {} the subroutine at line {} (call depth {})",
-                lanes_phrase(wave.active, width),
-                verb(wave.active, "calls", "call"),
+                lanes_phrase(wave.active(), width),
+                verb(wave.active(), "calls", "call"),
                 line_at(instr.target),
-                wave.calls.len()
+                wave.calls().len()
             ),
             Op::Return if happened.has(EventKind::Return) => format!(
                 "back to line {} (call depth {})",
                 self.current_line().unwrap_or(0),
-                wave.calls.len()
+                wave.calls().len()
             ),
             _ => match &self.before.flow {
                 Some(flow) => flow_sentence(flow, width),
@@ -518,10 +518,10 @@ impl Session {
             }
         }
         for p in 0..4 {
-            let flipped = (self.before.predicates[p] ^ wave.predicates[p])
+            let flipped = (self.before.predicates[p] ^ wave.predicates()[p])
                 & wave_engine::machine::wave::lanes_mask(width);
             if flipped != 0 {
-                let set = wave.predicates[p] & wave_engine::machine::wave::lanes_mask(width);
+                let set = wave.predicates()[p] & wave_engine::machine::wave::lanes_mask(width);
                 parts.push(format!("p{p} now holds on {}", lanes_phrase(set, width)));
             }
         }

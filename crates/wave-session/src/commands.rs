@@ -2,7 +2,7 @@
 //! selection, and re-running to a step count.
 
 use wave_engine::instr::{Guard, Instr};
-use wave_engine::machine::{wave_op_flow, Behaviour, Machine, NoEvents, Stop, WaveStatus};
+use wave_engine::machine::{wave_op_flow, Behaviour, Machine, NoEvents, Stop};
 use wave_engine::program::Kernel;
 
 use crate::session::{Selection, Session, Snapshot};
@@ -107,7 +107,7 @@ impl Session {
             .workgroup()
             .waves
             .get(wave)
-            .is_some_and(|w| w.status != WaveStatus::Done);
+            .is_some_and(|w| !w.is_done());
         self.single_step = selected_live;
         let mut stop = if selected_live {
             machine.step_wave(wave, STEP_LIMIT, &mut self.last_events)
@@ -479,16 +479,16 @@ impl Session {
             wave: selection.wave,
             registers: used_registers
                 .iter()
-                .filter(|&&r| (r as u32) < wave.register_count)
+                .filter(|&&r| (r as u32) < wave.register_count())
                 .map(|&r| (r, wave.row(r).to_vec()))
                 .collect(),
-            predicates: wave.predicates,
+            predicates: wave.predicates(),
             active: crate::lanes::active_lanes(wave),
-            pc: (wave.status != WaveStatus::Done).then_some(wave.pc),
+            pc: (!wave.is_done()).then_some(wave.pc()),
             step: machine.step_count(),
             flow: kernel
-                .and_then(|k| k.code.get(wave.pc as usize))
-                .filter(|_| wave.status != WaveStatus::Done)
+                .and_then(|k| k.code.get(wave.pc() as usize))
+                .filter(|_| !wave.is_done())
                 .and_then(|instr| wave_op_flow(wave, &as_run(machine.behaviour(), instr))),
         }
     }

@@ -19,7 +19,7 @@ pub struct LaneView {
 
 /// The lanes of `wave` the lanes view shows as active, as a mask.
 pub(super) fn active_lanes(wave: &Wave) -> u64 {
-    (0..wave.width.min(64))
+    (0..wave.width().min(64))
         .filter(|&lane| wave.lane_state(lane) == LaneState::Active)
         .fold(0, |mask, lane| mask | 1 << lane)
 }
@@ -32,7 +32,7 @@ impl Session {
         };
         let same_wave = self.before.workgroup == self.selection.workgroup
             && self.before.wave == self.selection.wave;
-        (0..wave.width)
+        (0..wave.width())
             .map(|lane| {
                 let state = wave.lane_state(lane);
                 let active = state == LaneState::Active;
@@ -63,7 +63,7 @@ impl Session {
                 .map_or_else(String::new, |l| format!(" at line {l}"))
         };
         let has_else = |origin: u32| {
-            wave.stack
+            wave.stack()
                 .iter()
                 .find(|f| f.kind == FrameKind::If && f.origin == origin)
                 .is_some_and(|f| f.else_pc != f.end_pc)

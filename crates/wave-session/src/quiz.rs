@@ -9,7 +9,6 @@
 //! While a question is open nothing runs: "Check answer" or "Skip question" runs the
 //! instruction, compares, and leaves a [`Reveal`] on show.
 
-use wave_engine::machine::WaveStatus;
 use wave_engine::syntax::questions::QuestionKind;
 
 use crate::caption::lanes_phrase;
@@ -245,7 +244,7 @@ impl Session {
         self.step();
         let width = self.wave_width();
         let wave = self.selected_wave();
-        let finished = wave.is_none_or(|w| w.status == WaveStatus::Done);
+        let finished = wave.is_none_or(|w| w.is_done());
         let active = wave.map_or(0, crate::lanes::active_lanes);
         let why = self.caption().sentence;
         let (correct, truth, said) = match question.kind {
@@ -281,7 +280,7 @@ impl Session {
                 )
             }
             QuestionKind::Stack => {
-                let depth = wave.map_or(0, |w| w.stack.len() as u32);
+                let depth = wave.map_or(0, |w| w.stack().len() as u32);
                 let said = match answer {
                     Some(Answer::Depth(d)) => Some(*d),
                     _ => None,
@@ -294,7 +293,7 @@ impl Session {
             }
             QuestionKind::Value(register) => {
                 let value = wave
-                    .filter(|w| u32::from(register) < w.register_count)
+                    .filter(|w| u32::from(register) < w.register_count())
                     .and_then(|w| w.row(register).get(question.lane as usize).copied())
                     .unwrap_or(0);
                 let said = match answer {

@@ -84,7 +84,7 @@ impl Session {
             registers: self
                 .used_registers
                 .iter()
-                .filter(|&&r| (r as u32) < wave.register_count)
+                .filter(|&&r| (r as u32) < wave.register_count())
                 .map(|&r| {
                     let value = wave.register(r, lane);
                     (
@@ -146,7 +146,7 @@ impl Session {
         self.used_registers
             .iter()
             .copied()
-            .filter(|&r| u32::from(r) < wave.register_count)
+            .filter(|&r| u32::from(r) < wave.register_count())
             .collect()
     }
 
@@ -192,7 +192,7 @@ impl Session {
             return Vec::new();
         };
         let registers = self.shown_registers(wave);
-        let lanes = lanes.start.min(wave.width)..lanes.end.min(wave.width);
+        let lanes = lanes.start.min(wave.width())..lanes.end.min(wave.width());
         let total = registers.len() + 4;
         (rows.start.min(total)..rows.end.min(total))
             .map(|index| match registers.get(index) {
@@ -229,7 +229,7 @@ impl Session {
                                 TableCell {
                                     lane,
                                     text: if on { "T" } else { "·" }.to_string(),
-                                    changed: self.changed_predicate(p, wave.predicates[p], lane),
+                                    changed: self.changed_predicate(p, wave.predicates()[p], lane),
                                     on,
                                 }
                             })

@@ -69,10 +69,10 @@ impl Session {
         let Some(wave) = self.selected_wave() else {
             return Vec::new();
         };
-        wave.stack
+        wave.stack()
             .iter()
             .rev()
-            .map(|frame| self.frame_view(frame, wave.width))
+            .map(|frame| self.frame_view(frame, wave.width()))
             .collect()
     }
 

@@ -61,10 +61,10 @@ impl Session {
             .workgroup()
             .waves
             .get(self.selection.wave as usize)?;
-        if wave.status == wave_engine::machine::WaveStatus::Done {
+        if wave.is_done() {
             return None;
         }
-        self.line_of(wave.pc)
+        self.line_of(wave.pc())
     }
 
     /// The source line of instruction `pc` of the running kernel.

@@ -9,7 +9,7 @@
 
 use wave_engine::instr::Op;
 use wave_engine::machine::{
-    windows_back, Arrival, EventKind, History, Machine, Replayed, Stop, WaveStatus, DEFAULT_BUDGET,
+    windows_back, Arrival, EventKind, History, Machine, Replayed, Stop, DEFAULT_BUDGET,
 };
 
 use crate::commands::STEP_LIMIT;
@@ -119,7 +119,7 @@ impl Session {
             .workgroup()
             .waves
             .get(wave)
-            .is_none_or(|w| w.status == WaveStatus::Done);
+            .is_none_or(|w| w.is_done());
         let found = history.wave_steps_before(machine, workgroup, wave, now, 3);
         let start = found.workgroup_start.unwrap_or(0);
         let starts = &found.starts;
@@ -303,16 +303,16 @@ impl Session {
             return None;
         }
         let wave = self.selected_wave()?;
-        if wave.status == WaveStatus::Done {
+        if wave.is_done() {
             return None;
         }
-        let instr = self.kernel()?.code.get(wave.pc as usize)?;
+        let instr = self.kernel()?.code.get(wave.pc() as usize)?;
         Some((
             instr.op,
             instr.target,
-            wave.pc,
-            wave.stack.len(),
-            wave.calls.len(),
+            wave.pc(),
+            wave.stack().len(),
+            wave.calls().len(),
         ))
     }
 
@@ -358,7 +358,7 @@ impl Session {
             let wave = (machine.workgroup().index == motion.workgroup)
                 .then(|| machine.workgroup().waves.get(motion.wave))
                 .flatten()
-                .filter(|w| w.status != WaveStatus::Done);
+                .filter(|w| !w.is_done());
             if stop != Stop::Stepped || wave.is_none() {
                 done = true;
                 break;
@@ -371,19 +371,19 @@ impl Session {
                     depth,
                     calls,
                 } => {
-                    !(start..=end).contains(&wave.pc)
-                        && wave.stack.len() <= depth
-                        && wave.calls.len() <= calls
+                    !(start..=end).contains(&wave.pc())
+                        && wave.stack().len() <= depth
+                        && wave.calls().len() <= calls
                 }
                 MotionKind::Out { depth, calls } => {
-                    let in_call = calls > 0 && wave.calls.len() < calls;
-                    in_call || (depth > 0 && wave.stack.len() < depth)
+                    let in_call = calls > 0 && wave.calls().len() < calls;
+                    in_call || (depth > 0 && wave.stack().len() < depth)
                 }
                 MotionKind::NextEvent => new_events
                     .iter()
                     .any(|e| e.wave as usize == motion.wave && is_stop_event(e.kind)),
             };
-            if !done && mask.get(wave.pc as usize).copied().unwrap_or(false) {
+            if !done && mask.get(wave.pc() as usize).copied().unwrap_or(false) {
                 done = true;
                 at_breakpoint = true;
             }

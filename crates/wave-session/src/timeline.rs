@@ -254,7 +254,7 @@ fn mark_of(kind: EventKind) -> Option<&'static str> {
 }
 
 fn cells(wave: &Wave) -> Vec<LaneCell> {
-    (0..wave.width)
+    (0..wave.width())
         .map(|lane| LaneCell::of(wave.lane_state(lane)))
         .collect()
 }
@@ -413,7 +413,7 @@ impl Session {
                     TimelineColumn {
                         first: began,
                         step: began + 1,
-                        line: kernel_lines.get(w.pc as usize).copied().unwrap_or(0),
+                        line: kernel_lines.get(w.pc() as usize).copied().unwrap_or(0),
                         lanes,
                         efficiency: active as f32 / present.max(1) as f32,
                         mark: None,
