@@ -2,59 +2,22 @@
 //! reverse continue.
 //!
 //! A step count names one state of the whole machine (the scheduler is deterministic), so the
-//! engine's [`History`] reaches any earlier step by restoring a checkpoint and replaying. What
-//! the views show around a state (the selected wave's registers before its last change, the
+//! engine's [`History`](wave_engine::machine::History) reaches any earlier step by restoring a
+//! checkpoint and replaying. What the views show around a state (the selected wave's registers before its last change, the
 //! events of the command that got there) is rebuilt the same way: each forward command leaves a
 //! [`Landing`] saying where it began, and arriving at its end again replays from there.
 
 use wave_engine::instr::Op;
-use wave_engine::machine::{
-    windows_back, Arrival, EventKind, History, Machine, Replayed, Stop, DEFAULT_BUDGET,
-};
+use wave_engine::machine::{windows_back, Arrival, EventKind, Replayed, Stop};
 
-use crate::commands::STEP_LIMIT;
-use crate::session::Session;
-use crate::share::Moment;
-use crate::status::{RunProgress, RunState};
+use crate::run::{Landing, Moment, Motion, MotionKind, RunProgress, RunState};
+
+use super::commands::STEP_LIMIT;
+use super::Session;
 
 /// Events kept on show after a move that ran many instructions (the latest ones), and as many
 /// departures from the spec among them.
 pub(crate) const MAX_SHOWN_EVENTS: usize = 200;
-
-/// Where a forward command that ended at some step began, and whether it showed its events.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Landing {
-    pub(crate) from: u64,
-    pub(crate) events: bool,
-    /// Between `from` and the landing the selected wave ran exactly one instruction.
-    pub(crate) single: bool,
-}
-
-/// A move that runs the selected wave until a condition holds; run in slices by `run_slice`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Motion {
-    kind: MotionKind,
-    workgroup: u32,
-    wave: usize,
-    /// The step the move began at.
-    from: u64,
-}
-
-#[derive(Clone, Copy, Debug)]
-enum MotionKind {
-    /// Until the wave leaves the instructions `start..=end` with its stacks no deeper than they
-    /// were (an `if` or `loop` done, a `call` returned).
-    Over {
-        start: u32,
-        end: u32,
-        depth: usize,
-        calls: usize,
-    },
-    /// Until the innermost frame pops (or, inside a call made within it, the call returns).
-    Out { depth: usize, calls: usize },
-    /// Until the wave has an event.
-    NextEvent,
-}
 
 /// Is `kind` one of the moments "Previous/Next event" stops at?
 fn is_stop_event(kind: EventKind) -> bool {
@@ -62,43 +25,16 @@ fn is_stop_event(kind: EventKind) -> bool {
 }
 
 impl Session {
-    /// Makes the history of a freshly started machine.
-    pub(crate) fn start_history(&mut self) {
-        self.history = self
-            .machine
-            .as_mut()
-            .map(|m| History::new(m, DEFAULT_BUDGET));
-        self.landings.clear();
-        self.motion = None;
-        self.travel_note = None;
-        self.furthest = 0;
-        self.end_known = false;
-    }
-
-    /// Notes how far the machine has been (the timeline's extent).
-    pub(crate) fn note_progress(&mut self) {
-        let now = self.step_count();
-        self.furthest = self.furthest.max(now);
-        if self.machine.as_ref().is_some_and(Machine::is_finished) {
-            self.end_known = true;
-        }
-    }
-
-    /// Takes a checkpoint when one is due.
-    pub(crate) fn record_history(&mut self) {
-        if let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) {
-            history.record(machine);
-        }
-    }
-
     /// What the last move in time had to say, if anything (e.g. that a step was past the end).
     pub fn travel_note(&self) -> Option<&str> {
-        self.travel_note.as_deref()
+        self.view.travel_note()
     }
 
     /// Whether there is an earlier step to go back to.
     pub fn can_step_back(&self) -> bool {
-        self.step_count() > 0 && self.state != RunState::Running && self.history.is_some()
+        self.step_count() > 0
+            && self.run.state() != RunState::Running
+            && self.run.history().is_some()
     }
 
     /// Undoes the selected wave's last instruction: back to the step where its instruction
@@ -110,8 +46,8 @@ impl Session {
             return false;
         }
         let now = self.step_count();
-        let wave = self.selection.wave as usize;
-        let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) else {
+        let wave = self.view.selection().wave as usize;
+        let Some((machine, history)) = self.run.machine_and_history() else {
             return false;
         };
         let workgroup = machine.workgroup().index;
@@ -141,35 +77,32 @@ impl Session {
     /// How to show step `step`: as the command that ended there showed it, else from `from`
     /// with the events in between.
     fn landing_at(&self, step: u64, from: Option<u64>) -> Option<Landing> {
-        self.landings
-            .get(&step)
-            .copied()
-            .or(from.map(|from| Landing {
-                from,
-                events: true,
-                single: true,
-            }))
+        self.run.landing(step).or(from.map(|from| Landing {
+            from,
+            events: true,
+            single: true,
+        }))
     }
 
     /// Goes to step `target` (back or forward). A step past the end goes to the end and says
     /// so in [`Session::travel_note`]. Returns false when nothing can run.
     pub fn go_to_step(&mut self, target: u64) -> bool {
-        if self.history.is_none() || self.state == RunState::Running {
+        if self.run.history().is_none() || self.run.state() == RunState::Running {
             return false;
         }
-        self.travel_note = None;
-        let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) else {
+        self.view.set_travel_note(None);
+        let Some((machine, history)) = self.run.machine_and_history() else {
             return false;
         };
         history.go_to(machine, target, u64::MAX);
         let reached = machine.step_count();
         if reached < target {
-            self.travel_note = Some(format!(
+            self.view.set_travel_note(Some(format!(
                 "Step {target} is past the end of the run: it ends at step {reached}."
-            ));
+            )));
         }
-        let landing = match self.landings.get(&reached) {
-            Some(landing) => Some(*landing),
+        let landing = match self.run.landing(reached) {
+            Some(landing) => Some(landing),
             None => self.default_landing(reached),
         };
         self.arrive(reached, landing);
@@ -179,9 +112,8 @@ impl Session {
     /// Where the views at `step` begin when no command ended there: the selected wave's last
     /// instruction before it, with everything that ran since.
     fn default_landing(&mut self, step: u64) -> Option<Landing> {
-        let wave = self.selection.wave as usize;
-        let history = self.history.as_mut()?;
-        let machine = self.machine.as_mut()?;
+        let wave = self.view.selection().wave as usize;
+        let (machine, history) = self.run.machine_and_history()?;
         let workgroup = machine.workgroup().index;
         let found = history.wave_steps_before(machine, workgroup, wave, step, 2);
         let start = found.workgroup_start.unwrap_or(0);
@@ -199,34 +131,31 @@ impl Session {
 
     /// Puts the machine at step `target` and the views as they were when a command first got
     /// there: the selected wave's registers as they were at the command's start, its events.
-    pub(crate) fn arrive(&mut self, target: u64, landing: Option<Landing>) {
-        self.motion = None;
-        self.run_target = None;
-        self.last_events.clear();
-        self.single_step = false;
-        self.forget_questions_from(target);
-        let kernel = crate::session::kernel_of(self.program.as_ref(), &self.form);
-        let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) else {
+    pub(super) fn arrive(&mut self, target: u64, landing: Option<Landing>) {
+        self.run.set_motion(None);
+        self.run.set_run_target(None);
+        self.view.clear_command();
+        self.teaching.forget_from(target);
+        let (build, view) = (&self.build, &mut self.view);
+        let Some((machine, history)) = self.run.machine_and_history() else {
             return;
         };
         match landing {
             Some(landing) if landing.from < target => {
                 history.go_to(machine, landing.from, u64::MAX);
-                self.before =
-                    Self::snapshot_of(machine, &self.selection, &self.used_registers, kernel);
-                self.single_step = landing.single;
+                view.take_before(Some(machine), build.used_registers(), build.kernel());
+                view.set_single_step(landing.single);
                 if landing.events {
                     let steps = target - machine.step_count();
-                    machine.run(steps, &[], &mut self.last_events);
+                    machine.run(steps, &[], view.events_mut());
                     machine.finish_if_done();
-                    self.last_events.keep_latest(MAX_SHOWN_EVENTS);
+                    view.events_mut().keep_latest(MAX_SHOWN_EVENTS);
                 }
                 history.go_to(machine, target, u64::MAX);
             }
             _ => {
                 history.go_to(machine, target, u64::MAX);
-                self.before =
-                    Self::snapshot_of(machine, &self.selection, &self.used_registers, kernel);
+                view.take_before(Some(machine), build.used_registers(), build.kernel());
             }
         }
         self.settle_state();
@@ -234,19 +163,18 @@ impl Session {
 
     /// The run state that goes with where the machine stands after a move in time.
     fn settle_state(&mut self) {
-        self.note_progress();
-        let Some(machine) = self.machine.as_ref() else {
+        self.run.note_progress();
+        let Some(machine) = self.run.machine() else {
             return;
         };
         let finished = machine.is_finished();
         let trap = machine.trap();
         let at_start = machine.step_count() == 0;
-        self.check_run = None;
-        self.check_report = None;
-        self.state = if let Some(trap) = trap {
+        self.run.clear_check();
+        let state = if let Some(trap) = trap {
             RunState::Trapped(trap)
         } else if finished {
-            self.check_run = self.check.map(crate::check::CheckRun::new);
+            self.run.start_check(self.build.check());
             RunState::Finished
         } else if at_start {
             RunState::Ready
@@ -255,6 +183,7 @@ impl Session {
                 at_breakpoint: false,
             }
         };
+        self.run.set_state(state);
         self.clamp_selection();
     }
 
@@ -299,7 +228,7 @@ impl Session {
     /// The selected wave's next instruction (op, target, pc) and its stack and call depths,
     /// while it can run.
     fn selected_position(&self) -> Option<(Op, u32, u32, usize, usize)> {
-        if !self.state.can_run() || self.state == RunState::Running {
+        if !self.run.state().can_run() || self.run.state() == RunState::Running {
             return None;
         }
         let wave = self.selected_wave()?;
@@ -317,44 +246,48 @@ impl Session {
     }
 
     fn begin_motion(&mut self, kind: MotionKind) -> bool {
-        let Some(machine) = self.machine.as_ref() else {
+        let Some((workgroup, from)) = self
+            .run
+            .machine()
+            .map(|m| (m.workgroup().index, m.step_count()))
+        else {
             return false;
         };
-        if self.open_question.is_some() {
+        if self.teaching.open_question().is_some() {
             return false;
         }
-        self.reveal = None;
-        self.before = self.snapshot();
-        self.single_step = false;
-        self.last_events.clear();
-        self.run_target = None;
-        self.travel_note = None;
-        self.motion = Some(Motion {
+        self.teaching.clear_reveal();
+        self.take_before();
+        self.view.clear_command();
+        self.run.set_run_target(None);
+        self.view.set_travel_note(None);
+        self.run.set_motion(Some(Motion {
             kind,
-            workgroup: machine.workgroup().index,
-            wave: self.selection.wave as usize,
-            from: machine.step_count(),
-        });
-        self.state = RunState::Running;
+            workgroup,
+            wave: self.view.selection().wave as usize,
+            from,
+        }));
+        self.run.set_state(RunState::Running);
         true
     }
 
     /// One slice of the move under way: at most `max_steps` instructions of the selected wave.
-    pub(crate) fn motion_slice(&mut self, motion: Motion, max_steps: u64) -> RunProgress {
+    pub(super) fn motion_slice(&mut self, motion: Motion, max_steps: u64) -> RunProgress {
         let mask = self.breakpoint_mask();
-        let (Some(machine), Some(history)) = (self.machine.as_mut(), self.history.as_mut()) else {
-            self.motion = None;
+        let shown = self.view.events_mut();
+        let Some((machine, history)) = self.run.machine_and_history() else {
+            self.run.set_motion(None);
             return RunProgress::Idle;
         };
         let mut stop = Stop::SliceUsed;
         let mut done = false;
         let mut at_breakpoint = false;
         for _ in 0..max_steps.max(1) {
-            let seen = self.last_events.len();
-            stop = machine.step_wave(motion.wave, STEP_LIMIT, &mut self.last_events);
+            let seen = shown.len();
+            stop = machine.step_wave(motion.wave, STEP_LIMIT, shown);
             machine.finish_if_done();
             history.record(machine);
-            let new_events = &self.last_events.events[seen..];
+            let new_events = &shown.events[seen..];
             let wave = (machine.workgroup().index == motion.workgroup)
                 .then(|| machine.workgroup().waves.get(motion.wave))
                 .flatten()
@@ -387,10 +320,8 @@ impl Session {
                 done = true;
                 at_breakpoint = true;
             }
-            if self.last_events.len() > 2 * MAX_SHOWN_EVENTS
-                || self.last_events.departures.len() > 2 * MAX_SHOWN_EVENTS
-            {
-                self.last_events.keep_latest(MAX_SHOWN_EVENTS);
+            if shown.len() > 2 * MAX_SHOWN_EVENTS || shown.departures.len() > 2 * MAX_SHOWN_EVENTS {
+                shown.keep_latest(MAX_SHOWN_EVENTS);
             }
             if done {
                 break;
@@ -399,10 +330,10 @@ impl Session {
         if !done {
             return RunProgress::Running;
         }
-        self.last_events.keep_latest(MAX_SHOWN_EVENTS);
-        self.motion = None;
+        shown.keep_latest(MAX_SHOWN_EVENTS);
+        self.run.set_motion(None);
         let end = self.step_count();
-        self.landings.insert(
+        self.run.land(
             end,
             Landing {
                 from: motion.from,
@@ -415,10 +346,10 @@ impl Session {
             _ => {
                 self.settle_state();
                 let line = self.current_line().unwrap_or(0);
-                if at_breakpoint && self.breakpoints.contains(&line) {
-                    self.state = RunState::Paused {
+                if at_breakpoint && self.run.breakpoints().contains(&line) {
+                    self.run.set_state(RunState::Paused {
                         at_breakpoint: true,
-                    };
+                    });
                 }
                 self.open_question_here();
                 RunProgress::Paused { line }
@@ -430,8 +361,8 @@ impl Session {
     /// that caused it). Returns false when it has none before this step.
     pub fn previous_event(&mut self) -> bool {
         let (wave, workgroup, now) = (
-            self.selection.wave,
-            self.selection.workgroup,
+            self.view.selection().wave,
+            self.view.selection().workgroup,
             self.step_count(),
         );
         let found = self.search_back(|r| {
@@ -450,7 +381,8 @@ impl Session {
     pub fn reverse_continue(&mut self) -> bool {
         let mask = self.breakpoint_mask();
         if !mask.contains(&true) {
-            self.travel_note = Some("No breakpoint is set.".to_string());
+            self.view
+                .set_travel_note(Some("No breakpoint is set.".to_string()));
             return false;
         }
         let found = self.search_back(|r| {
@@ -461,9 +393,9 @@ impl Session {
         });
         let moved = self.land_after_search(found, "No earlier breakpoint hit.");
         if moved {
-            self.state = RunState::Paused {
+            self.run.set_state(RunState::Paused {
                 at_breakpoint: true,
-            };
+            });
         }
         moved
     }
@@ -472,8 +404,9 @@ impl Session {
     /// to run the first instruction of `line` (or of the next line that has one). Returns false
     /// when the run has not been there before this step.
     pub fn reverse_to_line(&mut self, line: u32) -> bool {
-        let Some(target) = self.instruction_line_at_or_after(line) else {
-            self.travel_note = Some(format!("No instruction at or after line {line}."));
+        let Some(target) = self.build.instruction_line_at_or_after(line) else {
+            self.view
+                .set_travel_note(Some(format!("No instruction at or after line {line}.")));
             return false;
         };
         let Some(kernel) = self.kernel() else {
@@ -492,12 +425,12 @@ impl Session {
             &format!("The run has not been at line {target} before this step."),
         );
         if moved {
-            if let Some(wave) = self.machine.as_ref().and_then(|m| m.workgroup().pick()) {
-                self.selection.wave = wave as u32;
+            if let Some(wave) = self.run.machine().and_then(|m| m.workgroup().pick()) {
+                self.view.selection_mut().wave = wave as u32;
             }
-            self.state = RunState::Paused {
+            self.run.set_state(RunState::Paused {
                 at_breakpoint: false,
-            };
+            });
         }
         moved
     }
@@ -505,12 +438,12 @@ impl Session {
     fn land_after_search(&mut self, found: Option<(u64, Option<u64>)>, none: &str) -> bool {
         match found {
             Some((step, from)) => {
-                self.travel_note = None;
+                self.view.set_travel_note(None);
                 self.arrive(step, self.landing_at(step, from));
                 true
             }
             None => {
-                self.travel_note = Some(none.to_string());
+                self.view.set_travel_note(Some(none.to_string()));
                 false
             }
         }
@@ -523,7 +456,7 @@ impl Session {
             return None;
         }
         let now = self.step_count();
-        let (history, machine) = (self.history.as_mut()?, self.machine.as_mut()?);
+        let (machine, history) = self.run.machine_and_history()?;
         for from in windows_back(now) {
             let mut latest = None;
             history.replay_each(machine, from, now, |r| {
@@ -543,23 +476,23 @@ impl Session {
 impl Session {
     /// The step a link or autosave being opened is heading for, while the run there goes on.
     pub fn opening(&self) -> Option<u64> {
-        self.opening.map(|m| m.steps)
+        self.run.opening().map(|m| m.steps)
     }
 
     /// One slice of the run to the opened moment: at most `max_steps` steps.
-    pub(crate) fn opening_slice(&mut self, moment: Moment, max_steps: u64) -> RunProgress {
-        let (Some(history), Some(machine)) = (self.history.as_mut(), self.machine.as_mut()) else {
-            self.opening = None;
+    pub(super) fn opening_slice(&mut self, moment: Moment, max_steps: u64) -> RunProgress {
+        let Some((machine, history)) = self.run.machine_and_history() else {
+            self.run.set_opening(None);
             return RunProgress::Idle;
         };
         if history.go_to(machine, moment.steps, max_steps.max(1)) == Arrival::OnTheWay {
-            self.state = RunState::Running;
+            self.run.set_state(RunState::Running);
             return RunProgress::Running;
         }
-        self.opening = None;
-        self.state = RunState::Paused {
+        self.run.set_opening(None);
+        self.run.set_state(RunState::Paused {
             at_breakpoint: false,
-        };
+        });
         // The moment's wave is selected before arriving, so that the views show what its last
         // step showed (its caption, events and departures from the spec), as going to the step
         // in the session the moment came from does.
@@ -567,13 +500,13 @@ impl Session {
         self.select_lane(moment.lane);
         self.go_to_step(moment.steps);
         // A trap that executes nothing happens on the attempt after the last counted step.
-        if moment.trapped && self.state.can_run() {
+        if moment.trapped && self.run.state().can_run() {
             self.run_slice(1);
         }
         self.select_wave(moment.wave);
         self.select_lane(moment.lane);
-        self.travel_note = None;
-        match self.state {
+        self.view.set_travel_note(None);
+        match self.run.state() {
             RunState::Finished => RunProgress::Finished,
             RunState::Trapped(_) => RunProgress::Trapped,
             _ => RunProgress::Paused {
@@ -583,8 +516,8 @@ impl Session {
     }
 
     /// Runs the opening of a link or autosave to its end in one go (tests, the command line).
-    pub(crate) fn finish_opening(&mut self) {
-        while self.opening.is_some() {
+    pub(super) fn finish_opening(&mut self) {
+        while self.run.opening().is_some() {
             self.run_slice(u64::MAX);
         }
     }
