@@ -111,8 +111,7 @@ impl Shown<'_> {
                 lanes_phrase(wave.active(), width)
             ));
         }
-        let same_wave = self.view.before().workgroup == self.view.selection().workgroup
-            && self.view.before().wave == self.view.selection().wave;
+        let same_wave = self.view.before_is_selected();
         let (Some(pc), true) = (self.view.before().pc, self.view.single_step() && same_wave) else {
             return Caption::plain(self.many_steps_caption(wave, width));
         };

@@ -106,8 +106,7 @@ impl Shown<'_> {
     /// The data movement of the step on show, when it ran one cross-lane instruction of the
     /// selected wave.
     pub(crate) fn data_movement(&self) -> Option<DataMovement> {
-        let same_wave = self.view.before().workgroup == self.view.selection().workgroup
-            && self.view.before().wave == self.view.selection().wave;
+        let same_wave = self.view.before_is_selected();
         if !self.view.single_step() || !same_wave {
             return None;
         }

@@ -44,9 +44,7 @@ pub struct LaneDetail {
 
 impl Shown<'_> {
     fn changed_register(&self, register: u8, lane: u32, value: u32) -> bool {
-        if self.view.before().workgroup != self.view.selection().workgroup
-            || self.view.before().wave != self.view.selection().wave
-        {
+        if !self.view.before_is_selected() {
             return false;
         }
         self.view
@@ -59,9 +57,7 @@ impl Shown<'_> {
     }
 
     fn changed_predicate(&self, p: usize, now: u64, lane: u32) -> bool {
-        self.view.before().workgroup == self.view.selection().workgroup
-            && self.view.before().wave == self.view.selection().wave
-            && (self.view.before().predicates[p] ^ now) >> lane & 1 == 1
+        self.view.before_is_selected() && (self.view.before().predicates[p] ^ now) >> lane & 1 == 1
     }
 
     /// The selected lane's registers and predicates.

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
-use wave_engine::machine::{History, Machine, Trap, DEFAULT_BUDGET};
+use wave_engine::machine::{EventSink, History, Machine, NoEvents, Stop, Trap, DEFAULT_BUDGET};
 
 use crate::build::Build;
 use crate::check::{Check, CheckRun};
@@ -221,10 +221,6 @@ impl Run {
         self.machine.as_ref()
     }
 
-    pub(crate) fn machine_mut(&mut self) -> Option<&mut Machine> {
-        self.machine.as_mut()
-    }
-
     pub(crate) fn history(&self) -> Option<&History> {
         self.history.as_ref()
     }
@@ -275,6 +271,75 @@ impl Run {
     /// Which start of a machine this is, unique in the page.
     pub(crate) fn machine_start(&self) -> u64 {
         self.machine_start
+    }
+
+    /// One instruction of wave `wave` (other waves run as the scheduler picks them, at most
+    /// `limit` scheduled instructions), or, when that wave has finished, one scheduled
+    /// instruction of whatever wave runs next; events go to `events`. Returns how the machine
+    /// stopped and whether the wave was live, or `None` without a machine.
+    pub(crate) fn step_wave(
+        &mut self,
+        wave: usize,
+        limit: u64,
+        events: &mut impl EventSink,
+    ) -> Option<(Stop, bool)> {
+        let machine = self.machine.as_mut()?;
+        let live = machine
+            .workgroup()
+            .waves
+            .get(wave)
+            .is_some_and(|w| !w.is_done());
+        let mut stop = if live {
+            machine.step_wave(wave, limit, events)
+        } else {
+            machine.run(1, &[], events)
+        };
+        // A grid whose last workgroup just finished reports it only when asked to go on; ask
+        // now (it executes nothing) so the status says "finished" at once.
+        let last_workgroup =
+            machine.workgroup().index as u64 + 1 == machine.launch().workgroup_count();
+        if matches!(stop, Stop::Stepped | Stop::SliceUsed)
+            && machine.workgroup().is_done()
+            && last_workgroup
+        {
+            stop = machine.run(1, &[], events);
+        }
+        self.record_history();
+        Some((stop, live))
+    }
+
+    /// Runs up to `max_steps` scheduled instructions, stopping before those `mask` marks. A new
+    /// run (`continuing` false) first leaves the breakpoint the machine stands on. `None`
+    /// without a machine.
+    pub(crate) fn run_for(
+        &mut self,
+        max_steps: u64,
+        mask: &[bool],
+        continuing: bool,
+    ) -> Option<Stop> {
+        let (machine, history) = self.machine_and_history()?;
+        if !continuing {
+            machine.leave_breakpoint(&mut NoEvents);
+        }
+        let mut stop = history.run(machine, max_steps.max(1), mask);
+        machine.finish_if_done();
+        if stop == Stop::SliceUsed && machine.is_finished() {
+            stop = Stop::Finished;
+        }
+        Some(stop)
+    }
+
+    /// Runs to the start of workgroup `index`, `slice` steps at a time. `Ok` once there;
+    /// `Err(None)` without a machine, `Err(Some(stop))` when the run ended on the way.
+    pub(crate) fn run_to_workgroup(&mut self, index: u32, slice: u64) -> Result<(), Option<Stop>> {
+        let machine = self.machine.as_mut().ok_or(None)?;
+        loop {
+            match machine.run_to_workgroup(index, slice, &mut NoEvents) {
+                Ok(()) => return Ok(()),
+                Err(Stop::SliceUsed) => {}
+                Err(other) => return Err(Some(other)),
+            }
+        }
     }
 
     /// Notes how far the machine has been (the timeline's extent).

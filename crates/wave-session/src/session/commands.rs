@@ -1,7 +1,7 @@
 //! Execution commands: reset, step, time-sliced run, pause, run to a line, breakpoints,
 //! selection, and re-running to a step count.
 
-use wave_engine::machine::{NoEvents, Stop};
+use wave_engine::machine::Stop;
 
 use crate::run::{Landing, RunProgress, RunState};
 
@@ -57,32 +57,12 @@ impl Session {
         self.view.set_travel_note(None);
         let from = self.step_count();
         let wave = self.view.selection().wave as usize;
-        let Some(machine) = self.run.machine_mut() else {
+        let Some((stop, selected_live)) =
+            self.run.step_wave(wave, STEP_LIMIT, self.view.events_mut())
+        else {
             return false;
         };
-        let events = self.view.events_mut();
-        let selected_live = machine
-            .workgroup()
-            .waves
-            .get(wave)
-            .is_some_and(|w| !w.is_done());
-        let mut stop = if selected_live {
-            machine.step_wave(wave, STEP_LIMIT, events)
-        } else {
-            machine.run(1, &[], events)
-        };
-        // A grid whose last workgroup just finished reports it only when asked to go on; ask
-        // now (it executes nothing) so the status says "finished" at once.
-        let last_workgroup =
-            machine.workgroup().index as u64 + 1 == machine.launch().workgroup_count();
-        if matches!(stop, Stop::Stepped | Stop::SliceUsed)
-            && machine.workgroup().is_done()
-            && last_workgroup
-        {
-            stop = machine.run(1, &[], events);
-        }
         self.view.set_single_step(selected_live);
-        self.run.record_history();
         let to = self.step_count();
         if to > from {
             self.run.land(
@@ -130,19 +110,11 @@ impl Session {
         }
         self.view.events_mut().clear();
         let mask = self.breakpoint_mask();
-        let Some((machine, history)) = self.run.machine_and_history() else {
-            return RunProgress::Idle;
-        };
         // A new run goes on from where the user stands, even on a breakpoint line; later slices
         // stop at every breakpoint (the machine remembers the one it last stopped at).
-        if !continuing {
-            machine.leave_breakpoint(&mut NoEvents);
-        }
-        let mut stop = history.run(machine, max_steps.max(1), &mask);
-        machine.finish_if_done();
-        if stop == Stop::SliceUsed && machine.is_finished() {
-            stop = Stop::Finished;
-        }
+        let Some(stop) = self.run.run_for(max_steps, &mask, continuing) else {
+            return RunProgress::Idle;
+        };
         let progress = self.after_stop(stop, true);
         if matches!(progress, RunProgress::Paused { .. }) {
             self.open_question_here();
@@ -263,22 +235,13 @@ impl Session {
         }
         self.take_before();
         self.view.clear_command();
-        let Some(machine) = self.run.machine_mut() else {
-            return Err("nothing can run".to_string());
-        };
-        let stop = loop {
-            match machine.run_to_workgroup(index, BIG_SLICE, &mut NoEvents) {
-                Ok(()) => break None,
-                Err(Stop::SliceUsed) => {}
-                Err(other) => break Some(other),
-            }
-        };
-        match stop {
-            Some(other) => {
+        match self.run.run_to_workgroup(index, BIG_SLICE) {
+            Err(None) => Err("nothing can run".to_string()),
+            Err(Some(other)) => {
                 self.after_stop(other, false);
                 Err(format!("the run ended before workgroup {index}"))
             }
-            None => {
+            Ok(()) => {
                 if self.step_count() > 0 {
                     self.run.set_state(RunState::Paused {
                         at_breakpoint: false,
