@@ -6,10 +6,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
-use wave_engine::machine::{EventSink, History, Machine, NoEvents, Stop, Trap, DEFAULT_BUDGET};
+use wave_engine::machine::{
+    windows_back, Arrival, EventKind, EventSink, History, Machine, NoEvents, Replayed, Stop, Trap,
+    WaveSteps, DEFAULT_BUDGET,
+};
 
 use crate::build::Build;
 use crate::check::{Check, CheckRun};
+use crate::events::StepEvents;
+use crate::view::View;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunState {
@@ -100,6 +105,15 @@ pub(crate) struct Moment {
     pub(crate) zoom: u64,
     #[serde(default)]
     pub(crate) trapped: bool,
+}
+
+/// Events kept on show after a move that ran many instructions (the latest ones), and as many
+/// departures from the spec among them.
+pub(crate) const MAX_SHOWN_EVENTS: usize = 200;
+
+/// Is `kind` one of the moments "Previous/Next event" stops at?
+pub(crate) fn is_stop_event(kind: EventKind) -> bool {
+    !matches!(kind, EventKind::Call | EventKind::Return)
 }
 
 /// A number for each start of a machine that no other start in the page shares, whichever
@@ -340,6 +354,146 @@ impl Run {
                 Err(other) => return Err(Some(other)),
             }
         }
+    }
+
+    /// Moves the machine to step `target` (back or forward), running at most `max_steps`
+    /// steps on the way. `None` without a machine.
+    pub(crate) fn go_to(&mut self, target: u64, max_steps: u64) -> Option<Arrival> {
+        let (machine, history) = self.machine_and_history()?;
+        Some(history.go_to(machine, target, max_steps))
+    }
+
+    /// The steps before `step` at which wave `wave` of the current workgroup started its last
+    /// `wanted` instructions, and where that workgroup started. Leaves the machine where it was.
+    pub(crate) fn wave_steps_before(
+        &mut self,
+        wave: usize,
+        step: u64,
+        wanted: usize,
+    ) -> Option<WaveSteps> {
+        let (machine, history) = self.machine_and_history()?;
+        let workgroup = machine.workgroup().index;
+        Some(history.wave_steps_before(machine, workgroup, wave, step, wanted))
+    }
+
+    /// The latest `found(instruction)` of the instructions replayed before now, searching
+    /// ever wider windows back (see [`windows_back`]). Leaves the machine where it was.
+    pub(crate) fn search_back<T>(
+        &mut self,
+        mut found: impl FnMut(&Replayed<'_>) -> Option<T>,
+    ) -> Option<T> {
+        let now = self.step_count();
+        let (machine, history) = self.machine_and_history()?;
+        for from in windows_back(now) {
+            let mut latest = None;
+            history.replay_each(machine, from, now, |r| {
+                if let Some(hit) = found(r) {
+                    latest = Some(hit);
+                }
+            });
+            if latest.is_some() {
+                return latest;
+            }
+        }
+        None
+    }
+
+    /// Puts the machine at step `target`, and `view` as it was when the command `landing`
+    /// names first got there: the selected wave's registers as they were at the command's
+    /// start (of `build`'s used registers), and its events.
+    pub(crate) fn arrive(
+        &mut self,
+        target: u64,
+        landing: Option<Landing>,
+        build: &Build,
+        view: &mut View,
+    ) {
+        let Some((machine, history)) = self.machine_and_history() else {
+            return;
+        };
+        match landing {
+            Some(landing) if landing.from < target => {
+                history.go_to(machine, landing.from, u64::MAX);
+                view.take_before(Some(machine), build.used_registers(), build.kernel());
+                view.set_single_step(landing.single);
+                if landing.events {
+                    let steps = target - machine.step_count();
+                    machine.run(steps, &[], view.events_mut());
+                    machine.finish_if_done();
+                    view.events_mut().keep_latest(MAX_SHOWN_EVENTS);
+                }
+                history.go_to(machine, target, u64::MAX);
+            }
+            _ => {
+                history.go_to(machine, target, u64::MAX);
+                view.take_before(Some(machine), build.used_registers(), build.kernel());
+            }
+        }
+    }
+
+    /// Runs `motion`'s wave one instruction at a time (each at most `limit` scheduled
+    /// instructions), at most `max_steps` of them, until the move is done or reaches an
+    /// instruction `mask` marks; events go to `shown`, of which about the latest
+    /// [`MAX_SHOWN_EVENTS`] are kept. Returns the last stop, whether the move is done, and
+    /// whether a marked instruction ended it; `None` without a machine.
+    pub(crate) fn advance_motion(
+        &mut self,
+        motion: Motion,
+        max_steps: u64,
+        limit: u64,
+        mask: &[bool],
+        shown: &mut StepEvents,
+    ) -> Option<(Stop, bool, bool)> {
+        let (machine, history) = self.machine_and_history()?;
+        let mut stop = Stop::SliceUsed;
+        let mut done = false;
+        let mut at_breakpoint = false;
+        for _ in 0..max_steps.max(1) {
+            let seen = shown.len();
+            stop = machine.step_wave(motion.wave, limit, shown);
+            machine.finish_if_done();
+            history.record(machine);
+            let new_events = &shown.events[seen..];
+            let wave = (machine.workgroup().index == motion.workgroup)
+                .then(|| machine.workgroup().waves.get(motion.wave))
+                .flatten()
+                .filter(|w| !w.is_done());
+            if stop != Stop::Stepped || wave.is_none() {
+                done = true;
+                break;
+            }
+            let Some(wave) = wave else { break };
+            done = match motion.kind {
+                MotionKind::Over {
+                    start,
+                    end,
+                    depth,
+                    calls,
+                } => {
+                    !(start..=end).contains(&wave.pc())
+                        && wave.stack().len() <= depth
+                        && wave.calls().len() <= calls
+                }
+                MotionKind::Out { depth, calls } => {
+                    let in_call = calls > 0 && wave.calls().len() < calls;
+                    in_call || (depth > 0 && wave.stack().len() < depth)
+                }
+                MotionKind::NextEvent => new_events
+                    .iter()
+                    .any(|e| e.wave as usize == motion.wave && is_stop_event(e.kind)),
+            };
+            if !done && mask.get(wave.pc() as usize).copied().unwrap_or(false) {
+                done = true;
+                at_breakpoint = true;
+            }
+            if shown.len() > 2 * MAX_SHOWN_EVENTS || shown.departures.len() > 2 * MAX_SHOWN_EVENTS {
+                shown.keep_latest(MAX_SHOWN_EVENTS);
+            }
+            if done {
+                break;
+            }
+        }
+        Some((stop, done, at_breakpoint))
     }
 
     /// Notes how far the machine has been (the timeline's extent).

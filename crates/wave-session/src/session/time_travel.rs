@@ -8,21 +8,14 @@
 //! [`Landing`] saying where it began, and arriving at its end again replays from there.
 
 use wave_engine::instr::Op;
-use wave_engine::machine::{windows_back, Arrival, EventKind, Replayed, Stop};
+use wave_engine::machine::{Arrival, Replayed, Stop};
 
-use crate::run::{Landing, Moment, Motion, MotionKind, RunProgress, RunState};
+use crate::run::{
+    is_stop_event, Landing, Moment, Motion, MotionKind, RunProgress, RunState, MAX_SHOWN_EVENTS,
+};
 
 use super::commands::STEP_LIMIT;
 use super::Session;
-
-/// Events kept on show after a move that ran many instructions (the latest ones), and as many
-/// departures from the spec among them.
-pub(crate) const MAX_SHOWN_EVENTS: usize = 200;
-
-/// Is `kind` one of the moments "Previous/Next event" stops at?
-fn is_stop_event(kind: EventKind) -> bool {
-    !matches!(kind, EventKind::Call | EventKind::Return)
-}
 
 impl Session {
     /// What the last move in time had to say, if anything (e.g. that a step was past the end).
@@ -47,16 +40,14 @@ impl Session {
         }
         let now = self.step_count();
         let wave = self.view.selection().wave as usize;
-        let Some((machine, history)) = self.run.machine_and_history() else {
+        let finished = self
+            .run
+            .machine()
+            .and_then(|m| m.workgroup().waves.get(wave))
+            .is_none_or(|w| w.is_done());
+        let Some(found) = self.run.wave_steps_before(wave, now, 3) else {
             return false;
         };
-        let workgroup = machine.workgroup().index;
-        let finished = machine
-            .workgroup()
-            .waves
-            .get(wave)
-            .is_none_or(|w| w.is_done());
-        let found = history.wave_steps_before(machine, workgroup, wave, now, 3);
         let start = found.workgroup_start.unwrap_or(0);
         let starts = &found.starts;
         // Step, on a wave with nothing left to run, runs one scheduled instruction: undo one.
@@ -91,11 +82,10 @@ impl Session {
             return false;
         }
         self.view.set_travel_note(None);
-        let Some((machine, history)) = self.run.machine_and_history() else {
+        if self.run.go_to(target, u64::MAX).is_none() {
             return false;
-        };
-        history.go_to(machine, target, u64::MAX);
-        let reached = machine.step_count();
+        }
+        let reached = self.step_count();
         if reached < target {
             self.view.set_travel_note(Some(format!(
                 "Step {target} is past the end of the run: it ends at step {reached}."
@@ -113,9 +103,7 @@ impl Session {
     /// instruction before it, with everything that ran since.
     fn default_landing(&mut self, step: u64) -> Option<Landing> {
         let wave = self.view.selection().wave as usize;
-        let (machine, history) = self.run.machine_and_history()?;
-        let workgroup = machine.workgroup().index;
-        let found = history.wave_steps_before(machine, workgroup, wave, step, 2);
+        let found = self.run.wave_steps_before(wave, step, 2)?;
         let start = found.workgroup_start.unwrap_or(0);
         let from = match found.starts.len() {
             0 => return None,
@@ -136,28 +124,11 @@ impl Session {
         self.run.set_run_target(None);
         self.view.clear_command();
         self.teaching.forget_from(target);
-        let (build, view) = (&self.build, &mut self.view);
-        let Some((machine, history)) = self.run.machine_and_history() else {
+        if self.run.machine().is_none() {
             return;
-        };
-        match landing {
-            Some(landing) if landing.from < target => {
-                history.go_to(machine, landing.from, u64::MAX);
-                view.take_before(Some(machine), build.used_registers(), build.kernel());
-                view.set_single_step(landing.single);
-                if landing.events {
-                    let steps = target - machine.step_count();
-                    machine.run(steps, &[], view.events_mut());
-                    machine.finish_if_done();
-                    view.events_mut().keep_latest(MAX_SHOWN_EVENTS);
-                }
-                history.go_to(machine, target, u64::MAX);
-            }
-            _ => {
-                history.go_to(machine, target, u64::MAX);
-                view.take_before(Some(machine), build.used_registers(), build.kernel());
-            }
         }
+        self.run
+            .arrive(target, landing, &self.build, &mut self.view);
         self.settle_state();
     }
 
@@ -275,58 +246,13 @@ impl Session {
     pub(super) fn motion_slice(&mut self, motion: Motion, max_steps: u64) -> RunProgress {
         let mask = self.breakpoint_mask();
         let shown = self.view.events_mut();
-        let Some((machine, history)) = self.run.machine_and_history() else {
+        let Some((stop, done, at_breakpoint)) = self
+            .run
+            .advance_motion(motion, max_steps, STEP_LIMIT, &mask, shown)
+        else {
             self.run.set_motion(None);
             return RunProgress::Idle;
         };
-        let mut stop = Stop::SliceUsed;
-        let mut done = false;
-        let mut at_breakpoint = false;
-        for _ in 0..max_steps.max(1) {
-            let seen = shown.len();
-            stop = machine.step_wave(motion.wave, STEP_LIMIT, shown);
-            machine.finish_if_done();
-            history.record(machine);
-            let new_events = &shown.events[seen..];
-            let wave = (machine.workgroup().index == motion.workgroup)
-                .then(|| machine.workgroup().waves.get(motion.wave))
-                .flatten()
-                .filter(|w| !w.is_done());
-            if stop != Stop::Stepped || wave.is_none() {
-                done = true;
-                break;
-            }
-            let Some(wave) = wave else { break };
-            done = match motion.kind {
-                MotionKind::Over {
-                    start,
-                    end,
-                    depth,
-                    calls,
-                } => {
-                    !(start..=end).contains(&wave.pc())
-                        && wave.stack().len() <= depth
-                        && wave.calls().len() <= calls
-                }
-                MotionKind::Out { depth, calls } => {
-                    let in_call = calls > 0 && wave.calls().len() < calls;
-                    in_call || (depth > 0 && wave.stack().len() < depth)
-                }
-                MotionKind::NextEvent => new_events
-                    .iter()
-                    .any(|e| e.wave as usize == motion.wave && is_stop_event(e.kind)),
-            };
-            if !done && mask.get(wave.pc() as usize).copied().unwrap_or(false) {
-                done = true;
-                at_breakpoint = true;
-            }
-            if shown.len() > 2 * MAX_SHOWN_EVENTS || shown.departures.len() > 2 * MAX_SHOWN_EVENTS {
-                shown.keep_latest(MAX_SHOWN_EVENTS);
-            }
-            if done {
-                break;
-            }
-        }
         if !done {
             return RunProgress::Running;
         }
@@ -450,25 +376,12 @@ impl Session {
     }
 
     /// The latest `found(instruction)` of the instructions replayed before now, searching
-    /// ever wider windows back (see [`windows_back`]). Leaves the machine where it was.
-    fn search_back<T>(&mut self, mut found: impl FnMut(&Replayed<'_>) -> Option<T>) -> Option<T> {
+    /// ever wider windows back (see [`Run::search_back`]). Leaves the machine where it was.
+    fn search_back<T>(&mut self, found: impl FnMut(&Replayed<'_>) -> Option<T>) -> Option<T> {
         if !self.can_step_back() {
             return None;
         }
-        let now = self.step_count();
-        let (machine, history) = self.run.machine_and_history()?;
-        for from in windows_back(now) {
-            let mut latest = None;
-            history.replay_each(machine, from, now, |r| {
-                if let Some(hit) = found(r) {
-                    latest = Some(hit);
-                }
-            });
-            if latest.is_some() {
-                return latest;
-            }
-        }
-        None
+        self.run.search_back(found)
     }
 }
 
@@ -481,11 +394,11 @@ impl Session {
 
     /// One slice of the run to the opened moment: at most `max_steps` steps.
     pub(super) fn opening_slice(&mut self, moment: Moment, max_steps: u64) -> RunProgress {
-        let Some((machine, history)) = self.run.machine_and_history() else {
+        let Some(arrival) = self.run.go_to(moment.steps, max_steps.max(1)) else {
             self.run.set_opening(None);
             return RunProgress::Idle;
         };
-        if history.go_to(machine, moment.steps, max_steps.max(1)) == Arrival::OnTheWay {
+        if arrival == Arrival::OnTheWay {
             self.run.set_state(RunState::Running);
             return RunProgress::Running;
         }
