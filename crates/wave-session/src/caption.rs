@@ -8,11 +8,11 @@
 
 use wave_engine::instr::{Instr, Op};
 use wave_engine::machine::{
-    Behaviour, DepartureEvent, EventKind, FrameKind, LaneSource, Wave, WaveOpFlow, WaveStatus,
+    Behaviour, DepartureEvent, EventKind, FrameKind, LaneSource, Wave, WaveOpFlow,
 };
 
-use crate::session::Session;
-use crate::stack::lanes_text;
+use crate::shown::Shown;
+use crate::text::lanes_phrase;
 
 /// What the caption says about a step.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -40,15 +40,6 @@ impl Caption {
             Some(code) => format!("`{code}` at line {}: {}", self.line, self.sentence),
             None => self.sentence.clone(),
         }
-    }
-}
-
-/// "lane 3", "lanes 0-2, 5" or "no lane".
-pub fn lanes_phrase(mask: u64, width: u32) -> String {
-    match mask.count_ones() {
-        0 => "no lane".to_string(),
-        1 => format!("lane {}", mask.trailing_zeros()),
-        _ => format!("lanes {}", lanes_text(mask, width)),
     }
 }
 
@@ -99,10 +90,10 @@ impl Happened {
     }
 }
 
-impl Session {
+impl Shown<'_> {
     /// The caption of the step on show.
-    pub fn caption(&self) -> Caption {
-        let Some(machine) = self.machine.as_ref() else {
+    pub(crate) fn caption(&self) -> Caption {
+        let Some(machine) = self.run.machine() else {
             return Caption::plain(self.status_text());
         };
         let width = machine.launch().wave_width;
@@ -116,13 +107,12 @@ impl Session {
             };
             return Caption::plain(format!(
                 "Nothing has run yet: wave {} starts{start} with {} active.",
-                wave.id,
-                lanes_phrase(wave.active, width)
+                wave.id(),
+                lanes_phrase(wave.active(), width)
             ));
         }
-        let same_wave = self.before.workgroup == self.selection.workgroup
-            && self.before.wave == self.selection.wave;
-        let (Some(pc), true) = (self.before.pc, self.single_step && same_wave) else {
+        let same_wave = self.view.before_is_selected();
+        let (Some(pc), true) = (self.view.before().pc, self.view.single_step() && same_wave) else {
             return Caption::plain(self.many_steps_caption(wave, width));
         };
         let Some(instr) = self.kernel().and_then(|k| k.code.get(pc as usize)).copied() else {
@@ -131,10 +121,13 @@ impl Session {
         let line = self.line_of(pc).unwrap_or(0);
         let happened = Happened {
             kinds: self
-                .last_events
+                .view
+                .events()
                 .events
                 .iter()
-                .filter(|e| e.wave == self.selection.wave || e.kind == EventKind::BarrierRelease)
+                .filter(|e| {
+                    e.wave == self.view.selection().wave || e.kind == EventKind::BarrierRelease
+                })
                 .map(|e| (e.kind, e.mask))
                 .collect(),
         };
@@ -155,33 +148,22 @@ impl Session {
         if happened.has(EventKind::WaveDone) {
             sentence.push_str("; the wave is finished");
         }
-        if self.state == crate::status::RunState::Finished {
+        if self.run.state() == crate::run::RunState::Finished {
             sentence.push_str("; the run is over");
         }
         Caption {
-            code: Some(self.code_text(line)),
+            code: Some(self.build.code_text(line)),
             line,
             sentence,
         }
     }
 
-    /// The source text of `line`, without its comment.
-    pub(crate) fn code_text(&self, line: u32) -> String {
-        let text = self
-            .source
-            .lines()
-            .nth(line.saturating_sub(1) as usize)
-            .unwrap_or("");
-        let code = text.split([';', '#']).next().unwrap_or("");
-        code.split_whitespace().collect::<Vec<_>>().join(" ")
-    }
-
     /// The trap's words when the last command stopped the selected wave with one.
     fn trapped_here(&self) -> Option<String> {
-        let crate::status::RunState::Trapped(trap) = self.state else {
+        let crate::run::RunState::Trapped(trap) = self.run.state() else {
             return None;
         };
-        if trap.wave != self.selection.wave {
+        if trap.wave != self.view.selection().wave {
             return None;
         }
         let lane = trap
@@ -193,29 +175,31 @@ impl Session {
 
     /// The selected wave's departures from the spec in the last command.
     fn selected_departures(&self) -> impl Iterator<Item = &DepartureEvent> {
-        self.last_events
+        self.view
+            .events()
             .departures
             .iter()
             .map(|(_, departure)| departure)
-            .filter(|d| d.wave == self.selection.wave)
+            .filter(|d| d.wave == self.view.selection().wave)
     }
 
     fn many_steps_caption(&self, wave: &Wave, width: u32) -> String {
-        let ran = self.step_count().saturating_sub(self.before.step);
+        let ran = self.step_count().saturating_sub(self.view.before().step);
         let where_now = match self.current_line() {
             Some(line) => format!(
                 "wave {} is at line {line} with {} active",
-                wave.id,
-                lanes_phrase(wave.active, width)
+                wave.id(),
+                lanes_phrase(wave.active(), width)
             ),
-            None if wave.status == WaveStatus::Done => format!("wave {} is finished", wave.id),
-            None => format!("wave {} has nothing left to run", wave.id),
+            None if wave.is_done() => format!("wave {} is finished", wave.id()),
+            None => format!("wave {} has nothing left to run", wave.id()),
         };
         let events = self
-            .last_events
+            .view
+            .events()
             .events
             .iter()
-            .filter(|e| e.wave == self.selection.wave)
+            .filter(|e| e.wave == self.view.selection().wave)
             .count();
         let events = match (events, self.selected_departures().count()) {
             (0, 0) => String::new(),
@@ -229,22 +213,23 @@ impl Session {
                 plural(departures, "departure")
             ),
         };
-        if ran == 0 || self.before.step > self.step_count() {
+        if ran == 0 || self.view.before().step > self.step_count() {
             return format!("Step {}: {where_now}.", self.step_count());
         }
-        if self.before.pc.is_none() && self.before.wave == self.selection.wave {
+        if self.view.before().pc.is_none() && self.view.before().wave == self.view.selection().wave
+        {
             let s = if ran == 1 { "" } else { "s" };
             return format!(
                 "Wave {} had finished, so the step ran {ran} instruction{s} of the other waves (steps {} to {}).",
-                wave.id,
-                self.before.step,
+                wave.id(),
+                self.view.before().step,
                 self.step_count()
             );
         }
         let s = if ran == 1 { "" } else { "s" };
         format!(
             "Ran {ran} wave-instruction{s}, steps {} to {}{events}: {where_now}.",
-            self.before.step,
+            self.view.before().step,
             self.step_count()
         )
     }
@@ -257,9 +242,9 @@ impl Session {
         width: u32,
         happened: &Happened,
     ) -> String {
-        let before = self.before.active;
+        let before = self.view.before().active;
         let line_at = |pc: u32| self.line_of(pc).unwrap_or(0);
-        let depth = format!("stack depth {}", wave.stack.len());
+        let depth = format!("stack depth {}", wave.stack().len());
         // Where the wave jumps when no lane is left on this path.
         let skipped = |sentence: &mut String| {
             if let Some(to) = happened.skipped_to() {
@@ -306,8 +291,8 @@ impl Session {
                 } else {
                     format!(
                         "{} {} the if side (no divergence); {depth}",
-                        lanes_phrase(wave.active, width),
-                        verb(wave.active, "takes", "all take")
+                        lanes_phrase(wave.active(), width),
+                        verb(wave.active(), "takes", "all take")
                     )
                 }
             }
@@ -315,7 +300,7 @@ impl Session {
                 let else_lanes = happened
                     .find(|k| k == EventKind::Else)
                     .map_or(0, |(_, m)| m);
-                let end = wave.stack.last().map_or(0, |f| line_at(f.end_pc));
+                let end = wave.stack().last().map_or(0, |f| line_at(f.end_pc));
                 if else_lanes == 0 {
                     let to = happened.skipped_to().map_or(end, line_at);
                     format!("no lane waits for the else side, so the wave jumps to line {to}")
@@ -356,8 +341,8 @@ impl Session {
             },
             Op::Loop => format!(
                 "{} {} the loop; {depth}",
-                lanes_phrase(wave.active, width),
-                verb(wave.active, "enters", "enter")
+                lanes_phrase(wave.active(), width),
+                verb(wave.active(), "enters", "enter")
             ),
             Op::EndLoop => {
                 if let Some((_, next)) = happened.find(|k| k == EventKind::Iterate) {
@@ -396,7 +381,7 @@ impl Session {
                 };
                 let end = wave
                     .innermost_loop()
-                    .map_or(0, |i| line_at(wave.stack[i].end_pc));
+                    .map_or(0, |i| line_at(wave.stack()[i].end_pc));
                 let mut sentence = match happened.find(|k| k == kind) {
                     Some((_, leaving)) if is_break => format!(
                         "{} {} the loop and {} for it to end (endloop at line {end})",
@@ -413,7 +398,7 @@ impl Session {
                     None if is_break => "no lane breaks".to_string(),
                     None => "no lane continues".to_string(),
                 };
-                and_the_rest(&mut sentence, wave.active);
+                and_the_rest(&mut sentence, wave.active());
                 sentence
             }
             Op::Halt => {
@@ -425,7 +410,7 @@ impl Session {
                     ),
                     None => "no lane halts".to_string(),
                 };
-                and_the_rest(&mut sentence, wave.active);
+                and_the_rest(&mut sentence, wave.active());
                 sentence
             }
             Op::Barrier => {
@@ -434,7 +419,7 @@ impl Session {
                 } else if happened.has(EventKind::BarrierWait) {
                     format!(
                         "wave {} waits here until every wave of the workgroup arrives",
-                        wave.id
+                        wave.id()
                     )
                 } else {
                     self.lanes_ran(instr, wave, width)
@@ -442,17 +427,17 @@ impl Session {
             }
             Op::Call => format!(
                 "{} {} the subroutine at line {} (call depth {})",
-                lanes_phrase(wave.active, width),
-                verb(wave.active, "calls", "call"),
+                lanes_phrase(wave.active(), width),
+                verb(wave.active(), "calls", "call"),
                 line_at(instr.target),
-                wave.calls.len()
+                wave.calls().len()
             ),
             Op::Return if happened.has(EventKind::Return) => format!(
                 "back to line {} (call depth {})",
                 self.current_line().unwrap_or(0),
-                wave.calls.len()
+                wave.calls().len()
             ),
-            _ => match &self.before.flow {
+            _ => match &self.view.before().flow {
                 Some(flow) => flow_sentence(flow, width),
                 None => self.lanes_ran(instr, wave, width),
             },
@@ -461,18 +446,18 @@ impl Session {
 
     /// The short form: which lanes ran the instruction and what changed.
     fn lanes_ran(&self, instr: &Instr, wave: &Wave, width: u32) -> String {
-        let before = self.before.active;
+        let before = self.view.before().active;
         let behaviour = self
-            .machine
-            .as_ref()
+            .run
+            .machine()
             .map_or(Behaviour::Spec, |m| m.behaviour());
-        let instr = &crate::commands::as_run(behaviour, instr);
+        let instr = &crate::view::as_run(behaviour, instr);
         let ran = match instr.guard.predicate() {
             Some((p, negate)) => {
                 let held = if negate {
-                    !self.before.predicates[p as usize]
+                    !self.view.before().predicates[p as usize]
                 } else {
-                    self.before.predicates[p as usize]
+                    self.view.before().predicates[p as usize]
                 };
                 before & held
             }
@@ -505,7 +490,7 @@ impl Session {
     /// "r3 changed on lanes 0-7", for the registers and predicates the last command changed.
     fn changed_registers(&self, wave: &Wave, width: u32) -> String {
         let mut parts = Vec::new();
-        for (register, old) in &self.before.registers {
+        for (register, old) in &self.view.before().registers {
             let now = wave.row(*register);
             let mask = (0..width.min(64) as usize)
                 .filter(|&lane| old.get(lane) != now.get(lane))
@@ -518,10 +503,10 @@ impl Session {
             }
         }
         for p in 0..4 {
-            let flipped = (self.before.predicates[p] ^ wave.predicates[p])
+            let flipped = (self.view.before().predicates[p] ^ wave.predicates()[p])
                 & wave_engine::machine::lanes_mask(width);
             if flipped != 0 {
-                let set = wave.predicates[p] & wave_engine::machine::lanes_mask(width);
+                let set = wave.predicates()[p] & wave_engine::machine::lanes_mask(width);
                 parts.push(format!("p{p} now holds on {}", lanes_phrase(set, width)));
             }
         }

@@ -4,7 +4,7 @@
 use wave_engine::instr::Op;
 use wave_engine::machine::LaneSource;
 
-use crate::session::Session;
+use crate::shown::Shown;
 
 /// Where one lane's result came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,7 +77,7 @@ impl DataMovement {
                     }
                     MoveSource::Lanes(from) => format!(
                         "lane {lane} combined lanes {}{}",
-                        crate::stack::lanes_text(
+                        crate::text::lanes_text(
                             from.iter().fold(0u64, |mask, l| mask | 1 << l),
                             64
                         ),
@@ -102,17 +102,16 @@ fn combiner(op: Op) -> Option<&'static str> {
     })
 }
 
-impl Session {
+impl Shown<'_> {
     /// The data movement of the step on show, when it ran one cross-lane instruction of the
     /// selected wave.
-    pub fn data_movement(&self) -> Option<DataMovement> {
-        let same_wave = self.before.workgroup == self.selection.workgroup
-            && self.before.wave == self.selection.wave;
-        if !self.single_step || !same_wave {
+    pub(crate) fn data_movement(&self) -> Option<DataMovement> {
+        let same_wave = self.view.before_is_selected();
+        if !self.view.single_step() || !same_wave {
             return None;
         }
-        let flow = self.before.flow.as_ref()?;
-        let pc = self.before.pc?;
+        let flow = self.view.before().flow.as_ref()?;
+        let pc = self.view.before().pc?;
         let line = self.line_of(pc).unwrap_or(0);
         let lanes = (0..flow.sources.len())
             .map(|lane| {
@@ -138,7 +137,7 @@ impl Session {
             })
             .collect();
         Some(DataMovement {
-            code: self.code_text(line),
+            code: self.build.code_text(line),
             line,
             combiner: combiner(flow.op),
             lanes,

@@ -3,9 +3,8 @@
 
 use wave_engine::machine::{DepartureEvent, Event, EventKind, EventSink, FrameKind};
 
-use crate::caption::lanes_phrase;
-use crate::session::Session;
-use crate::stack::lanes_text;
+use crate::build::Build;
+use crate::text::{lanes_phrase, lanes_text};
 
 /// The label a departure's entry carries in the events list, beside its colour.
 pub const DEPARTURE_LABEL: &str = "differs from spec";
@@ -24,6 +23,11 @@ impl StepEvents {
     pub(crate) fn clear(&mut self) {
         self.events.clear();
         self.departures.clear();
+    }
+
+    /// Some step of the command departed from the spec.
+    pub(crate) fn departed(&self) -> bool {
+        !self.departures.is_empty()
     }
 
     /// The number of events (departures aside).
@@ -82,94 +86,86 @@ fn lanes_of(mask: u64) -> Vec<u32> {
     (0..64).filter(|l| mask >> l & 1 == 1).collect()
 }
 
-impl Session {
-    /// Events of the last `step` (runs collect none), with each departure from the spec as an
-    /// entry of its own where it happened among them.
-    pub fn last_events(&self) -> Vec<EventView> {
-        let shown = &self.last_events;
-        let mut departures = shown.departures.iter().peekable();
-        let mut views = Vec::with_capacity(shown.events.len() + shown.departures.len());
-        for (index, event) in shown.events.iter().enumerate() {
-            while let Some((_, departure)) = departures.next_if(|(at, _)| *at <= index) {
-                views.push(self.departure_view(departure));
-            }
-            views.push(self.event_view(event));
+/// The events of `shown` (a command of a run of `build`'s kernel on waves `width` lanes wide),
+/// with each departure from the spec as an entry of its own where it happened among them.
+pub(crate) fn event_views(shown: &StepEvents, build: &Build, width: u32) -> Vec<EventView> {
+    let mut departures = shown.departures.iter().peekable();
+    let mut views = Vec::with_capacity(shown.events.len() + shown.departures.len());
+    for (index, event) in shown.events.iter().enumerate() {
+        while let Some((_, departure)) = departures.next_if(|(at, _)| *at <= index) {
+            views.push(departure_view(departure, build, width));
         }
-        views.extend(departures.map(|(_, departure)| self.departure_view(departure)));
-        views
+        views.push(event_view(event, build, width));
     }
+    views.extend(departures.map(|(_, departure)| departure_view(departure, build, width)));
+    views
+}
 
-    /// The last command did something the spec would not: some step of it departed.
-    pub fn departed(&self) -> bool {
-        !self.last_events.departures.is_empty()
+fn departure_view(departure: &DepartureEvent, build: &Build, width: u32) -> EventView {
+    let line = build.line_of(departure.pc).unwrap_or(0);
+    let lanes = match departure.mask {
+        0 => String::new(),
+        mask => format!(", {}", lanes_phrase(mask, width.max(1))),
+    };
+    EventView {
+        wave: departure.wave,
+        line,
+        kind: "departure",
+        departure: Some(departure.departure.name()),
+        lanes: lanes_of(departure.mask),
+        text: format!("at line {line}{lanes}: {}", departure.departure.sentence()),
     }
+}
 
-    fn departure_view(&self, departure: &DepartureEvent) -> EventView {
-        let line = self.line_of(departure.pc).unwrap_or(0);
-        let lanes = match departure.mask {
-            0 => String::new(),
-            mask => format!(", {}", lanes_phrase(mask, self.wave_width().max(1))),
-        };
-        EventView {
-            wave: departure.wave,
-            line,
-            kind: "departure",
-            departure: Some(departure.departure.name()),
-            lanes: lanes_of(departure.mask),
-            text: format!("at line {line}{lanes}: {}", departure.departure.sentence()),
+fn event_view(event: &Event, build: &Build, width: u32) -> EventView {
+    let width = width.max(1);
+    let line = build.line_of(event.pc).unwrap_or(0);
+    let lanes = lanes_text(event.mask, width);
+    let frame = |k: FrameKind| match k {
+        FrameKind::If => "if",
+        FrameKind::Loop => "loop",
+    };
+    let text = match event.kind {
+        EventKind::Push(FrameKind::If) => {
+            format!("if at line {line} entered by lanes {lanes}")
         }
-    }
-
-    fn event_view(&self, event: &Event) -> EventView {
-        let width = self.wave_width().max(1);
-        let line = self.line_of(event.pc).unwrap_or(0);
-        let lanes = lanes_text(event.mask, width);
-        let frame = |k: FrameKind| match k {
-            FrameKind::If => "if",
-            FrameKind::Loop => "loop",
-        };
-        let text = match event.kind {
-            EventKind::Push(FrameKind::If) => {
-                format!("if at line {line} entered by lanes {lanes}")
-            }
-            EventKind::Push(FrameKind::Loop) => {
-                format!("loop at line {line} entered by lanes {lanes}")
-            }
-            EventKind::Pop(k) => {
-                format!("{} reconverged at line {line}: lanes {lanes}", frame(k))
-            }
-            EventKind::Diverge { other } => format!(
-                "diverged at line {line}: then lanes {lanes}, else lanes {}",
-                lanes_text(other, width)
-            ),
-            EventKind::Else => format!("else side at line {line}: lanes {lanes}"),
-            EventKind::Skip { to } => format!(
-                "no lane on this path: skipped from line {line} to line {}",
-                self.line_of(to).unwrap_or(0)
-            ),
-            EventKind::Break => format!("lanes {lanes} broke out at line {line}"),
-            EventKind::Continue => format!("lanes {lanes} continued at line {line}"),
-            EventKind::Iterate => {
-                format!("next iteration at line {line}: lanes {lanes}")
-            }
-            EventKind::Halt => format!("lanes {lanes} halted at line {line}"),
-            EventKind::BarrierWait => {
-                format!("wave {} waits at the barrier at line {line}", event.wave)
-            }
-            EventKind::BarrierRelease => {
-                format!("wave {} released from the barrier", event.wave)
-            }
-            EventKind::Call => format!("call at line {line}"),
-            EventKind::Return => format!("return at line {line}"),
-            EventKind::WaveDone => format!("wave {} finished", event.wave),
-        };
-        EventView {
-            wave: event.wave,
-            line,
-            kind: event.kind.name(),
-            departure: None,
-            lanes: lanes_of(event.mask),
-            text,
+        EventKind::Push(FrameKind::Loop) => {
+            format!("loop at line {line} entered by lanes {lanes}")
         }
+        EventKind::Pop(k) => {
+            format!("{} reconverged at line {line}: lanes {lanes}", frame(k))
+        }
+        EventKind::Diverge { other } => format!(
+            "diverged at line {line}: then lanes {lanes}, else lanes {}",
+            lanes_text(other, width)
+        ),
+        EventKind::Else => format!("else side at line {line}: lanes {lanes}"),
+        EventKind::Skip { to } => format!(
+            "no lane on this path: skipped from line {line} to line {}",
+            build.line_of(to).unwrap_or(0)
+        ),
+        EventKind::Break => format!("lanes {lanes} broke out at line {line}"),
+        EventKind::Continue => format!("lanes {lanes} continued at line {line}"),
+        EventKind::Iterate => {
+            format!("next iteration at line {line}: lanes {lanes}")
+        }
+        EventKind::Halt => format!("lanes {lanes} halted at line {line}"),
+        EventKind::BarrierWait => {
+            format!("wave {} waits at the barrier at line {line}", event.wave)
+        }
+        EventKind::BarrierRelease => {
+            format!("wave {} released from the barrier", event.wave)
+        }
+        EventKind::Call => format!("call at line {line}"),
+        EventKind::Return => format!("return at line {line}"),
+        EventKind::WaveDone => format!("wave {} finished", event.wave),
+    };
+    EventView {
+        wave: event.wave,
+        line,
+        kind: event.kind.name(),
+        departure: None,
+        lanes: lanes_of(event.mask),
+        text,
     }
 }

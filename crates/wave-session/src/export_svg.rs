@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use crate::session::Session;
+use crate::shown::Shown;
 
 /// The colours of one theme.
 pub(crate) struct Palette {
@@ -96,9 +96,9 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-impl Session {
+impl Shown<'_> {
     /// The moment on show as a standalone SVG document.
-    pub fn moment_svg(&self, dark: bool) -> String {
+    pub(crate) fn moment_svg(&self, dark: bool) -> String {
         let p = if dark { &DARK } else { &LIGHT };
         let mut body = String::new();
         let mut y = 28u32;
@@ -124,7 +124,7 @@ impl Session {
 
         // The source around the selected wave's line.
         let current = self.current_line();
-        let source: Vec<&str> = self.source.lines().collect();
+        let source: Vec<&str> = self.build.source().lines().collect();
         let centre = current.unwrap_or(1);
         let first = centre.saturating_sub(CONTEXT_LINES).max(1);
         let last = (centre + CONTEXT_LINES).min(source.len() as u32);

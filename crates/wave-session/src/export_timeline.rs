@@ -5,10 +5,14 @@
 
 use std::fmt::Write;
 
+use crate::build::Build;
 use crate::export_svg::{escape, Palette, DARK, LIGHT, MONO, SANS};
-use crate::session::Session;
-use crate::stack::lanes_text;
-use crate::timeline::{mark_letter, LaneCell, TimelineColumn, FINE_STEPS, MARK_KEY};
+use crate::run::Run;
+use crate::text::lanes_text;
+use crate::timeline::{
+    mark_letter, replay_columns, LaneCell, TimelineColumn, FINE_STEPS, MARK_KEY,
+};
+use crate::view::View;
 
 /// Most steps one picture covers: the timeline's finest window.
 pub const MAX_PICTURE_STEPS: u64 = FINE_STEPS;
@@ -22,47 +26,51 @@ const MARK_ROW: f32 = 16.0;
 /// Step-axis ticks, at most.
 const TICKS: usize = 8;
 
-impl Session {
-    /// The timeline of steps `first..last` (the instructions the selected wave ran after step
-    /// `first`, up to step `last`) as a standalone SVG document. Leaves the machine where it
-    /// stands. `Err` says what is wrong with the range.
-    pub fn timeline_svg(&mut self, first: u64, last: u64, dark: bool) -> Result<String, String> {
-        let known = self.known_end();
-        if first >= last {
-            return Err(format!(
-                "Choose a range: from step {first} to step {last} holds no step"
-            ));
-        }
-        if last > known {
-            return Err(format!(
-                "The run is known up to step {known}: choose steps up to it"
-            ));
-        }
-        if last - first > MAX_PICTURE_STEPS {
-            return Err(format!(
-                "One picture holds at most {MAX_PICTURE_STEPS} steps: choose a shorter range"
-            ));
-        }
-        let wave = self.selection.wave;
-        let width = self.wave_width().max(1);
-        let now = self.step_count();
-        let columns = self
-            .replay_columns(wave as usize, first, last)
-            .ok_or_else(|| "Nothing has run: fix the kernel or the launch first".to_string())?;
-        let kernel = self.kernel().map_or("no kernel", |k| k.name.as_str());
-        let picture = Picture {
-            p: if dark { &DARK } else { &LIGHT },
-            columns: &columns,
-            width,
-        };
-        let title = format!("WAVE Playground · {kernel} · timeline of steps {first}–{last}");
-        let subtitle = format!(
-            "Wave {wave} · {} instruction{} of the wave, one column each · lanes top to bottom",
-            columns.len(),
-            if columns.len() == 1 { "" } else { "s" }
-        );
-        Ok(picture.document(&title, &subtitle, now))
+/// The timeline of steps `first..last` (the instructions the selected wave ran after step
+/// `first`, up to step `last`) as a standalone SVG document. Leaves the machine where it
+/// stands. `Err` says what is wrong with the range.
+pub(crate) fn timeline_svg(
+    build: &Build,
+    run: &mut Run,
+    view: &View,
+    first: u64,
+    last: u64,
+    dark: bool,
+) -> Result<String, String> {
+    let known = run.known_end();
+    if first >= last {
+        return Err(format!(
+            "Choose a range: from step {first} to step {last} holds no step"
+        ));
     }
+    if last > known {
+        return Err(format!(
+            "The run is known up to step {known}: choose steps up to it"
+        ));
+    }
+    if last - first > MAX_PICTURE_STEPS {
+        return Err(format!(
+            "One picture holds at most {MAX_PICTURE_STEPS} steps: choose a shorter range"
+        ));
+    }
+    let wave = view.selection().wave;
+    let width = run.wave_width().max(1);
+    let now = run.step_count();
+    let columns = replay_columns(build, run, wave as usize, first, last)
+        .ok_or_else(|| "Nothing has run: fix the kernel or the launch first".to_string())?;
+    let kernel = build.kernel().map_or("no kernel", |k| k.name.as_str());
+    let picture = Picture {
+        p: if dark { &DARK } else { &LIGHT },
+        columns: &columns,
+        width,
+    };
+    let title = format!("WAVE Playground · {kernel} · timeline of steps {first}–{last}");
+    let subtitle = format!(
+        "Wave {wave} · {} instruction{} of the wave, one column each · lanes top to bottom",
+        columns.len(),
+        if columns.len() == 1 { "" } else { "s" }
+    );
+    Ok(picture.document(&title, &subtitle, now))
 }
 
 struct Picture<'a> {

@@ -5,7 +5,8 @@
 use wave_engine::machine::Arrival;
 use wave_trace::{TraceEnd, TraceWriter};
 
-use crate::session::{kernel_of, Session};
+use crate::build::Build;
+use crate::run::Run;
 
 /// Most steps one trace replays: a longer run keeps its last this many, so saving stays quick
 /// in the page (about a second of replay) and the file stays a size an editor opens.
@@ -21,53 +22,48 @@ pub struct TraceExport {
     pub events: u64,
 }
 
-impl Session {
-    /// The events of steps up to now (the last [`MAX_TRACE_STEPS`] of them) as JSON. Leaves the
-    /// machine where it stands. `Err` says why there is nothing to trace.
-    pub fn trace_json(&mut self) -> Result<TraceExport, String> {
-        let now = self.step_count();
-        let first = now.saturating_sub(MAX_TRACE_STEPS);
-        // Instruction texts come from the source the kernel was compiled from: while an edit
-        // has not compiled, the texts are left out ("?") rather than taken from other lines.
-        let source = if self.program_current {
-            self.source.as_str()
-        } else {
-            ""
-        };
-        let (Some(kernel), Some(machine), Some(history)) = (
-            kernel_of(self.program.as_ref(), &self.form),
-            self.machine.as_mut(),
-            self.history.as_mut(),
-        ) else {
-            return Err("Nothing has run: fix the kernel or the launch first".to_string());
-        };
-        let launch = machine.launch().clone();
-        let mut writer = TraceWriter::new(Vec::new(), kernel, source, &launch, first)
-            .map_err(|e| e.to_string())?;
-        let mut failed = None;
-        history.replay_each(machine, first, now, |replayed| {
-            if let Err(e) = writer.step(replayed.step + 1, replayed.workgroup_id, replayed.events) {
-                failed.get_or_insert(e);
-            }
-        });
-        if history.go_to(machine, now, u64::MAX) != Arrival::Arrived {
-            return Err("The run could not be replayed to this step".to_string());
+/// The events of steps up to now (the last [`MAX_TRACE_STEPS`] of them) as JSON. Leaves the
+/// machine where it stands. `Err` says why there is nothing to trace.
+pub(crate) fn trace_json(build: &Build, run: &mut Run) -> Result<TraceExport, String> {
+    let now = run.step_count();
+    let first = now.saturating_sub(MAX_TRACE_STEPS);
+    // Instruction texts come from the source the kernel was compiled from: while an edit
+    // has not compiled, the texts are left out ("?") rather than taken from other lines.
+    let source = if build.program_current() {
+        build.source()
+    } else {
+        ""
+    };
+    let (Some(kernel), Some((machine, history))) = (build.kernel(), run.machine_and_history())
+    else {
+        return Err("Nothing has run: fix the kernel or the launch first".to_string());
+    };
+    let launch = machine.launch().clone();
+    let mut writer =
+        TraceWriter::new(Vec::new(), kernel, source, &launch, first).map_err(|e| e.to_string())?;
+    let mut failed = None;
+    history.replay_each(machine, first, now, |replayed| {
+        if let Err(e) = writer.step(replayed.step + 1, replayed.workgroup_id, replayed.events) {
+            failed.get_or_insert(e);
         }
-        if let Some(e) = failed {
-            return Err(e.to_string());
-        }
-        let end = match machine.trap() {
-            Some(trap) => TraceEnd::trapped(&trap, machine.workgroup().id, kernel),
-            None if machine.is_finished() => TraceEnd::Finished,
-            None => TraceEnd::Paused,
-        };
-        let events = writer.events();
-        let bytes = writer.finish(now, &end).map_err(|e| e.to_string())?;
-        Ok(TraceExport {
-            json: String::from_utf8(bytes).map_err(|e| e.to_string())?,
-            first_step: first,
-            last_step: now,
-            events,
-        })
+    });
+    if history.go_to(machine, now, u64::MAX) != Arrival::Arrived {
+        return Err("The run could not be replayed to this step".to_string());
     }
+    if let Some(e) = failed {
+        return Err(e.to_string());
+    }
+    let end = match machine.trap() {
+        Some(trap) => TraceEnd::trapped(&trap, machine.workgroup().id, kernel),
+        None if machine.is_finished() => TraceEnd::Finished,
+        None => TraceEnd::Paused,
+    };
+    let events = writer.events();
+    let bytes = writer.finish(now, &end).map_err(|e| e.to_string())?;
+    Ok(TraceExport {
+        json: String::from_utf8(bytes).map_err(|e| e.to_string())?,
+        first_step: first,
+        last_step: now,
+        events,
+    })
 }

@@ -2,7 +2,7 @@
 
 use wave_engine::machine::{FrameKind, LaneState, Wave};
 
-use crate::session::Session;
+use crate::shown::Shown;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LaneView {
@@ -17,22 +17,14 @@ pub struct LaneView {
     pub changed: bool,
 }
 
-/// The lanes of `wave` the lanes view shows as active, as a mask.
-pub(super) fn active_lanes(wave: &Wave) -> u64 {
-    (0..wave.width.min(64))
-        .filter(|&lane| wave.lane_state(lane) == LaneState::Active)
-        .fold(0, |mask, lane| mask | 1 << lane)
-}
-
-impl Session {
+impl Shown<'_> {
     /// The lanes of the selected wave (empty when nothing can run).
-    pub fn lanes(&self) -> Vec<LaneView> {
+    pub(crate) fn lanes(&self) -> Vec<LaneView> {
         let Some(wave) = self.selected_wave() else {
             return Vec::new();
         };
-        let same_wave = self.before.workgroup == self.selection.workgroup
-            && self.before.wave == self.selection.wave;
-        (0..wave.width)
+        let same_wave = self.view.before_is_selected();
+        (0..wave.width())
             .map(|lane| {
                 let state = wave.lane_state(lane);
                 let active = state == LaneState::Active;
@@ -45,7 +37,7 @@ impl Session {
                     aria_label.push_str(": ");
                     aria_label.push_str(reason);
                 }
-                let was_active = self.before.active >> lane & 1 == 1;
+                let was_active = self.view.before().active >> lane & 1 == 1;
                 LaneView {
                     lane,
                     active,
@@ -63,7 +55,7 @@ impl Session {
                 .map_or_else(String::new, |l| format!(" at line {l}"))
         };
         let has_else = |origin: u32| {
-            wave.stack
+            wave.stack()
                 .iter()
                 .find(|f| f.kind == FrameKind::If && f.origin == origin)
                 .is_some_and(|f| f.else_pc != f.end_pc)

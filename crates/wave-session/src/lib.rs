@@ -8,9 +8,9 @@
 // Nothing here needs `unsafe`; the engine below keeps it behind validated kernels.
 #![forbid(unsafe_code)]
 
+mod build;
 mod caption;
 mod check;
-mod commands;
 mod data_movement;
 mod default_kernel;
 mod embed;
@@ -29,21 +29,24 @@ mod quiz;
 pub mod recompile;
 mod regions;
 mod registers;
+mod run;
 mod session;
 mod share;
+mod shown;
 mod shown_wave_run;
 mod source_view;
 mod stack;
 mod stats_view;
 mod status;
 mod table_window;
-mod time_travel;
+mod text;
 mod timeline;
+mod view;
 
 #[cfg(test)]
 mod tests;
 
-pub use caption::{lanes_phrase, Caption};
+pub use caption::Caption;
 pub use check::Check;
 pub use data_movement::{DataMovement, LaneMove, MoveSource};
 pub use default_kernel::DEFAULT_KERNEL;
@@ -59,7 +62,8 @@ pub use progress::{Entry as ProgressEntry, Progress};
 pub use quiz::{parse_value, value_matches, Answer, OpenQuestion, Reveal, Score};
 pub use regions::{ElemType, RegionField, RegionForm, RegionKind};
 pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHARS};
-pub use session::{Selection, Session};
+pub use run::{RunProgress, RunState};
+pub use session::Session;
 pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
 pub use shown_wave_run::ShownWaveRun;
 pub use source_view::{
@@ -68,10 +72,12 @@ pub use source_view::{
 };
 pub use stack::{FrameView, MaskRow};
 pub use stats_view::{LineHeat, StatsView};
-pub use status::{RunProgress, RunState, DEPARTS_NOTE};
+pub use status::DEPARTS_NOTE;
 pub use table_window::{Axis, Rect, TableWindow, OVERSCAN, UNMEASURED_ITEMS};
+pub use text::lanes_phrase;
 pub use timeline::{
     mark_letter, LaneCell, TimelineColumn, TimelineView, FINE_STEPS, MARK_KEY, MIN_WINDOW,
     REPLAYED_STEPS,
 };
+pub use view::Selection;
 pub use wave_engine::syntax::questions::QuestionKind;

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use wave_engine::numbers::parse_u32;
 
 use crate::registers::format_f32;
-use crate::session::Session;
+use crate::shown::Shown;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MemorySpaceChoice {
@@ -67,14 +67,14 @@ fn cell(bytes: &[u8], format: MemoryFormat) -> String {
     }
 }
 
-impl Session {
+impl Shown<'_> {
     /// Size in bytes of a memory (0 when nothing can run).
-    pub fn memory_size(&self, space: MemorySpaceChoice) -> usize {
+    pub(crate) fn memory_size(&self, space: MemorySpaceChoice) -> usize {
         self.memory_bytes(space).map_or(0, <[u8]>::len)
     }
 
     fn memory_bytes(&self, space: MemorySpaceChoice) -> Option<&[u8]> {
-        let machine = self.machine.as_ref()?;
+        let machine = self.run.machine()?;
         Some(match space {
             MemorySpaceChoice::Device => machine.device().bytes(),
             MemorySpaceChoice::Local => machine.workgroup().local.bytes(),
@@ -82,7 +82,7 @@ impl Session {
     }
 
     /// `rows` rows of `per_row` cells each from `start` (rounded down to the cell size).
-    pub fn memory_rows(
+    pub(crate) fn memory_rows(
         &self,
         space: MemorySpaceChoice,
         start: u32,

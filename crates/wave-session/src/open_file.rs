@@ -4,8 +4,6 @@
 
 use wave_engine::wbin;
 
-use crate::session::Session;
-
 /// Largest file the page opens: far beyond any real kernel, small enough that a wrong pick (a
 /// video, a disk image) is refused at once instead of hanging the tab.
 pub const MAX_OPEN_BYTES: usize = 16 << 20;
@@ -64,26 +62,24 @@ pub fn open_file(name: &str, bytes: &[u8]) -> Result<OpenedFile, String> {
     }
 }
 
-impl Session {
-    /// The current source as the `.wbin` bytes `wave-asm` writes for it. `Err` lists what stops
-    /// it (compile errors, or statements the binary format has no encoding for), with lines.
-    pub fn wbin(&self) -> Result<Vec<u8>, String> {
-        wbin::assemble(&self.source).map_err(|e| {
-            let lines: Vec<String> = e
-                .diagnostics
-                .iter()
-                .take(3)
-                .map(|d| format!("line {}: {}", d.line, d.message))
-                .collect();
-            let more = e.diagnostics.len().saturating_sub(lines.len());
-            let more = if more > 0 {
-                format!(" (and {more} more)")
-            } else {
-                String::new()
-            };
-            format!("No .wbin for this source: {}{more}", lines.join("; "))
-        })
-    }
+/// `source` as the `.wbin` bytes `wave-asm` writes for it. `Err` lists what stops it (compile
+/// errors, or statements the binary format has no encoding for), with lines.
+pub(crate) fn wbin_of(source: &str) -> Result<Vec<u8>, String> {
+    wbin::assemble(source).map_err(|e| {
+        let lines: Vec<String> = e
+            .diagnostics
+            .iter()
+            .take(3)
+            .map(|d| format!("line {}: {}", d.line, d.message))
+            .collect();
+        let more = e.diagnostics.len().saturating_sub(lines.len());
+        let more = if more > 0 {
+            format!(" (and {more} more)")
+        } else {
+            String::new()
+        };
+        format!("No .wbin for this source: {}{more}", lines.join("; "))
+    })
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! the timers and the tasks; this type decides everything that is not DOM work, so it is tested
 //! natively.
 
-use crate::status::RunProgress;
+use crate::run::RunProgress;
 
 /// Engine work per run slice before the page yields to the browser.
 pub const SLICE_BUDGET_MS: f64 = 10.0;

@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::build::Build;
 use crate::quiz::Score;
-use crate::session::Session;
 
 /// The first line of the stored text.
 const HEADER: &str = "wave-progress 1";
@@ -90,15 +90,13 @@ fn clean_key(key: &str) -> String {
     key.replace(['\t', '\n', '\r'], " ")
 }
 
-impl Session {
-    /// Which kernel progress is kept for: the gallery example the work came from, else the
-    /// running kernel's name.
-    pub fn progress_key(&self) -> String {
-        match (self.example(), self.kernel()) {
-            (Some(id), _) => format!("example:{id}"),
-            (None, Some(kernel)) => format!("kernel:{}", kernel.name),
-            (None, None) => "kernel:".to_string(),
-        }
+/// Which kernel progress is kept for: the gallery example the work came from, else the running
+/// kernel's name.
+pub(crate) fn progress_key(build: &Build) -> String {
+    match (build.example(), build.kernel()) {
+        (Some(id), _) => format!("example:{id}"),
+        (None, Some(kernel)) => format!("kernel:{}", kernel.name),
+        (None, None) => "kernel:".to_string(),
     }
 }
 

@@ -9,11 +9,14 @@
 //! While a question is open nothing runs: "Check answer" or "Skip question" runs the
 //! instruction, compares, and leaves a [`Reveal`] on show.
 
-use wave_engine::machine::WaveStatus;
+use std::collections::BTreeMap;
+
+use wave_engine::machine::Wave;
 use wave_engine::syntax::questions::QuestionKind;
 
-use crate::caption::lanes_phrase;
-use crate::session::Session;
+use crate::build::Build;
+use crate::text::lanes_phrase;
+use crate::view::active_lanes;
 
 /// The question the selected wave is stopped at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,60 +113,92 @@ pub fn parse_value(text: &str) -> Option<u32> {
     text.parse::<f32>().ok().map(f32::to_bits)
 }
 
-impl Session {
-    /// Whether questions stop the run (the page's "Questions" switch).
-    pub fn questions_on(&self) -> bool {
+/// The learner's part: whether questions stop the run, where they stop it, the question open
+/// now, what the last one revealed, which were asked in this run, and the score.
+#[derive(Debug)]
+pub(crate) struct Teaching {
+    /// Whether the source's questions stop the run.
+    questions_on: bool,
+    /// Where they stop the selected wave, for the running kernel.
+    question_stops: Vec<(u32, QuestionKind)>,
+    /// The question the selected wave is stopped at.
+    open_question: Option<OpenQuestion>,
+    /// What the last answered or skipped question revealed, until the next command.
+    reveal: Option<Reveal>,
+    /// Lines whose question was asked in this run, with the step it was asked at.
+    asked: BTreeMap<u32, u64>,
+    score: Score,
+}
+
+impl Default for Teaching {
+    fn default() -> Self {
+        Teaching {
+            questions_on: true,
+            question_stops: Vec::new(),
+            open_question: None,
+            reveal: None,
+            asked: BTreeMap::new(),
+            score: Score::default(),
+        }
+    }
+}
+
+impl Teaching {
+    pub(crate) fn questions_on(&self) -> bool {
         self.questions_on
     }
 
-    pub fn set_questions_on(&mut self, on: bool) {
+    pub(crate) fn set_questions_on(&mut self, on: bool) {
         self.questions_on = on;
         if !on {
             self.open_question = None;
         }
     }
 
-    /// The question the selected wave is stopped at, if any.
-    pub fn open_question(&self) -> Option<&OpenQuestion> {
+    pub(crate) fn open_question(&self) -> Option<&OpenQuestion> {
         self.open_question.as_ref()
     }
 
-    /// What the last checked or skipped question revealed, until the next command.
-    pub fn reveal(&self) -> Option<&Reveal> {
+    /// Closes the open question, returning it.
+    pub(crate) fn take_question(&mut self) -> Option<OpenQuestion> {
+        self.open_question.take()
+    }
+
+    pub(crate) fn reveal(&self) -> Option<&Reveal> {
         self.reveal.as_ref()
     }
 
-    /// The answers given in this session's runs.
-    pub fn score(&self) -> Score {
+    /// A new command: what the last question revealed is no longer on show.
+    pub(crate) fn clear_reveal(&mut self) {
+        self.reveal = None;
+    }
+
+    pub(crate) fn score(&self) -> Score {
         self.score
     }
 
-    /// The lines a `?next` answer can name: each line with an instruction, with its code.
-    pub fn line_choices(&self) -> Vec<(u32, String)> {
-        let mut lines: Vec<u32> = self.kernel().map(|k| k.lines.clone()).unwrap_or_default();
-        lines.sort_unstable();
-        lines.dedup();
-        lines
-            .into_iter()
-            .map(|line| (line, self.code_text(line)))
-            .collect()
+    /// Counts `reveal`'s answer and keeps it on show.
+    pub(crate) fn record(&mut self, reveal: Reveal) {
+        self.score.add(reveal.correct);
+        self.reveal = Some(reveal);
     }
 
-    /// The instruction lines that have a question, with it: an own-line question belongs to the
-    /// next instruction. Worked out once per compile and configuration (a step asks for them).
-    pub fn question_stops(&self) -> &[(u32, QuestionKind)] {
+    pub(crate) fn question_stops(&self) -> &[(u32, QuestionKind)] {
         &self.question_stops
     }
 
-    /// [`Session::question_stops`] worked out again, for the current source and kernel.
-    pub(crate) fn find_question_stops(&self) -> Vec<(u32, QuestionKind)> {
-        if !self.program_current {
-            return Vec::new();
-        }
-        self.questions()
-            .into_iter()
-            .filter_map(|(line, kind)| Some((self.instruction_line_at_or_after(line)?, kind)))
-            .collect()
+    /// Works out where `build`'s questions stop the selected wave: an own-line question belongs
+    /// to the next instruction.
+    pub(crate) fn find_stops(&mut self, build: &Build) {
+        self.question_stops = if build.program_current() {
+            build
+                .question_lines()
+                .into_iter()
+                .filter_map(|(line, kind)| Some((build.instruction_line_at_or_after(line)?, kind)))
+                .collect()
+        } else {
+            Vec::new()
+        };
     }
 
     /// The question on `line` not yet asked in this run, when questions are on.
@@ -189,23 +224,13 @@ impl Session {
             .collect()
     }
 
-    /// Opens the question of the line the selected wave is about to run, if it has one not yet
-    /// asked. Returns true when one opened.
-    pub(crate) fn open_question_here(&mut self) -> bool {
-        if self.open_question.is_some() {
-            return true;
-        }
-        if !self.state.can_run() || self.state == crate::status::RunState::Running {
-            return false;
-        }
-        let Some(line) = self.current_line() else {
-            return false;
-        };
+    /// Opens the question of `line` about `lane`, at step `step`, if it has one not yet asked.
+    /// Returns true when one opened.
+    pub(crate) fn ask_at(&mut self, line: u32, step: u64, lane: u32) -> bool {
         let Some(kind) = self.unasked_question_at(line) else {
             return false;
         };
-        self.asked.insert(line, self.step_count());
-        let lane = self.selection.lane;
+        self.asked.insert(line, step);
         self.open_question = Some(OpenQuestion {
             kind,
             line,
@@ -217,124 +242,115 @@ impl Session {
 
     /// Forgets the questions asked at or after `step` (time went back to or before them: the
     /// next step forward asks them again) and closes the open one.
-    pub(crate) fn forget_questions_from(&mut self, step: u64) {
+    pub(crate) fn forget_from(&mut self, step: u64) {
         self.open_question = None;
         self.reveal = None;
         self.asked.retain(|_, asked_at| *asked_at < step);
     }
 
-    /// Checks `answer` against the open question: runs its instruction (one step of the selected
-    /// wave), then says whether the answer was right and why. Returns the reveal, or `None` when
-    /// no question is open or the answer does not fit it.
-    pub fn check_answer(&mut self, answer: &Answer) -> Option<Reveal> {
-        let question = self.open_question.clone()?;
-        if !answer_fits(question.kind, answer) {
-            return None;
-        }
-        Some(self.reveal_question(question, Some(answer)))
-    }
-
-    /// Reveals the open question's answer without one from the learner.
-    pub fn skip_question(&mut self) -> Option<Reveal> {
-        let question = self.open_question.clone()?;
-        Some(self.reveal_question(question, None))
-    }
-
-    fn reveal_question(&mut self, question: OpenQuestion, answer: Option<&Answer>) -> Reveal {
+    /// A new run: nothing asked, nothing open, nothing revealed (the score stays).
+    pub(crate) fn restart(&mut self) {
         self.open_question = None;
-        self.step();
-        let width = self.wave_width();
-        let wave = self.selected_wave();
-        let finished = wave.is_none_or(|w| w.status == WaveStatus::Done);
-        let active = wave.map_or(0, crate::lanes::active_lanes);
-        let why = self.caption().sentence;
-        let (correct, truth, said) = match question.kind {
-            QuestionKind::Mask => {
-                let said = match answer {
-                    Some(Answer::Lanes(mask)) => Some(*mask),
-                    _ => None,
-                };
-                (
-                    said.map(|m| m == active),
-                    format!(
-                        "{} {} active",
-                        lanes_phrase(active, width),
-                        if active.count_ones() > 1 { "are" } else { "is" }
-                    ),
-                    said.map(|m| lanes_phrase(m, width)),
-                )
-            }
-            QuestionKind::Next => {
-                let next = if finished { None } else { self.current_line() };
-                let said = match answer {
-                    Some(Answer::Line(line)) => Some(*line),
-                    _ => None,
-                };
-                let name = |line: Option<u32>| match line {
-                    Some(line) => format!("line {line}"),
-                    None => "no line (the wave finishes)".to_string(),
-                };
-                (
-                    said.map(|l| l == next),
-                    format!("{} runs next", name(next)),
-                    said.map(name),
-                )
-            }
-            QuestionKind::Stack => {
-                let depth = wave.map_or(0, |w| w.stack.len() as u32);
-                let said = match answer {
-                    Some(Answer::Depth(d)) => Some(*d),
-                    _ => None,
-                };
-                (
-                    said.map(|d| d == depth),
-                    format!("the stack is {depth} deep"),
-                    said.map(|d| d.to_string()),
-                )
-            }
-            QuestionKind::Value(register) => {
-                let value = wave
-                    .filter(|w| u32::from(register) < w.register_count)
-                    .and_then(|w| w.row(register).get(question.lane as usize).copied())
-                    .unwrap_or(0);
-                let said = match answer {
-                    Some(Answer::Value(text)) => Some(text.trim().to_string()),
-                    _ => None,
-                };
-                (
-                    said.as_deref().map(|t| value_matches(t, value)),
-                    format!(
-                        "lane {} holds {} in r{register}",
-                        question.lane,
-                        shown_value(value)
-                    ),
-                    said,
-                )
-            }
-        };
-        let verdict = match (correct, said) {
-            (Some(true), _) => format!("Right: {truth}."),
-            (Some(false), Some(said)) => format!("Not quite: you said {said}, but {truth}."),
-            _ => format!("Skipped: {truth}."),
-        };
-        let reveal = Reveal {
-            kind: question.kind,
-            line: question.line,
-            correct,
-            expected_lanes: active,
-            predicted_lanes: match answer {
-                Some(Answer::Lanes(mask)) => Some(*mask),
-                _ => None,
-            },
-            text: format!("{verdict} Why: {why}."),
-        };
-        self.score.add(correct);
-        self.reveal = Some(reveal.clone());
-        reveal
+        self.reveal = None;
+        self.asked.clear();
     }
 }
 
-fn answer_fits(kind: QuestionKind, answer: &Answer) -> bool {
+/// What `question` revealed once its instruction ran: `wave` is the selected wave now (of
+/// `width` lanes), `next` the line it runs next, `why` the step's caption.
+pub(crate) fn reveal_of(
+    question: &OpenQuestion,
+    answer: Option<&Answer>,
+    wave: Option<&Wave>,
+    width: u32,
+    next: Option<u32>,
+    why: &str,
+) -> Reveal {
+    let finished = wave.is_none_or(|w| w.is_done());
+    let active = wave.map_or(0, active_lanes);
+    let (correct, truth, said) = match question.kind {
+        QuestionKind::Mask => {
+            let said = match answer {
+                Some(Answer::Lanes(mask)) => Some(*mask),
+                _ => None,
+            };
+            (
+                said.map(|m| m == active),
+                format!(
+                    "{} {} active",
+                    lanes_phrase(active, width),
+                    if active.count_ones() > 1 { "are" } else { "is" }
+                ),
+                said.map(|m| lanes_phrase(m, width)),
+            )
+        }
+        QuestionKind::Next => {
+            let next = if finished { None } else { next };
+            let said = match answer {
+                Some(Answer::Line(line)) => Some(*line),
+                _ => None,
+            };
+            let name = |line: Option<u32>| match line {
+                Some(line) => format!("line {line}"),
+                None => "no line (the wave finishes)".to_string(),
+            };
+            (
+                said.map(|l| l == next),
+                format!("{} runs next", name(next)),
+                said.map(name),
+            )
+        }
+        QuestionKind::Stack => {
+            let depth = wave.map_or(0, |w| w.stack().len() as u32);
+            let said = match answer {
+                Some(Answer::Depth(d)) => Some(*d),
+                _ => None,
+            };
+            (
+                said.map(|d| d == depth),
+                format!("the stack is {depth} deep"),
+                said.map(|d| d.to_string()),
+            )
+        }
+        QuestionKind::Value(register) => {
+            let value = wave
+                .filter(|w| u32::from(register) < w.register_count())
+                .and_then(|w| w.row(register).get(question.lane as usize).copied())
+                .unwrap_or(0);
+            let said = match answer {
+                Some(Answer::Value(text)) => Some(text.trim().to_string()),
+                _ => None,
+            };
+            (
+                said.as_deref().map(|t| value_matches(t, value)),
+                format!(
+                    "lane {} holds {} in r{register}",
+                    question.lane,
+                    shown_value(value)
+                ),
+                said,
+            )
+        }
+    };
+    let verdict = match (correct, said) {
+        (Some(true), _) => format!("Right: {truth}."),
+        (Some(false), Some(said)) => format!("Not quite: you said {said}, but {truth}."),
+        _ => format!("Skipped: {truth}."),
+    };
+    Reveal {
+        kind: question.kind,
+        line: question.line,
+        correct,
+        expected_lanes: active,
+        predicted_lanes: match answer {
+            Some(Answer::Lanes(mask)) => Some(*mask),
+            _ => None,
+        },
+        text: format!("{verdict} Why: {why}."),
+    }
+}
+
+pub(crate) fn answer_fits(kind: QuestionKind, answer: &Answer) -> bool {
     matches!(
         (kind, answer),
         (QuestionKind::Mask, Answer::Lanes(_))

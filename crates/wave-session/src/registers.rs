@@ -2,9 +2,8 @@
 //! with what the last step changed, and a selected-lane detail.
 
 use serde::{Deserialize, Serialize};
-use wave_engine::program::Kernel;
 
-use crate::session::Session;
+use crate::shown::Shown;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NumberFormat {
@@ -43,25 +42,13 @@ pub struct LaneDetail {
     pub predicates: [bool; 4],
 }
 
-/// The registers `kernel` uses (the front end lists them, pair and quad words included), below
-/// its register file.
-pub(crate) fn used_registers(kernel: &Kernel) -> Vec<u8> {
-    kernel
-        .used_registers
-        .iter()
-        .copied()
-        .filter(|&r| u32::from(r) < kernel.register_file_size)
-        .collect()
-}
-
-impl Session {
+impl Shown<'_> {
     fn changed_register(&self, register: u8, lane: u32, value: u32) -> bool {
-        if self.before.workgroup != self.selection.workgroup
-            || self.before.wave != self.selection.wave
-        {
+        if !self.view.before_is_selected() {
             return false;
         }
-        self.before
+        self.view
+            .before()
             .registers
             .iter()
             .find(|(r, _)| *r == register)
@@ -70,21 +57,20 @@ impl Session {
     }
 
     fn changed_predicate(&self, p: usize, now: u64, lane: u32) -> bool {
-        self.before.workgroup == self.selection.workgroup
-            && self.before.wave == self.selection.wave
-            && (self.before.predicates[p] ^ now) >> lane & 1 == 1
+        self.view.before_is_selected() && (self.view.before().predicates[p] ^ now) >> lane & 1 == 1
     }
 
     /// The selected lane's registers and predicates.
-    pub fn lane_detail(&self, format: NumberFormat) -> Option<LaneDetail> {
+    pub(crate) fn lane_detail(&self, format: NumberFormat) -> Option<LaneDetail> {
         let wave = self.selected_wave()?;
-        let lane = self.selection.lane;
+        let lane = self.view.selection().lane;
         Some(LaneDetail {
             lane,
             registers: self
-                .used_registers
+                .build
+                .used_registers()
                 .iter()
-                .filter(|&&r| (r as u32) < wave.register_count)
+                .filter(|&&r| (r as u32) < wave.register_count())
                 .map(|&r| {
                     let value = wave.register(r, lane);
                     (
@@ -139,19 +125,20 @@ fn cell_text(mut text: String) -> String {
     text
 }
 
-impl Session {
+impl Shown<'_> {
     /// The registers the table shows for the selected wave: the used ones inside its register
     /// file.
     fn shown_registers(&self, wave: &wave_engine::machine::Wave) -> Vec<u8> {
-        self.used_registers
+        self.build
+            .used_registers()
             .iter()
             .copied()
-            .filter(|&r| u32::from(r) < wave.register_count)
+            .filter(|&r| u32::from(r) < wave.register_count())
             .collect()
     }
 
     /// Rows of the whole register table (used registers, then p0–p3); 0 without a wave.
-    pub fn register_table_rows(&self) -> usize {
+    pub(crate) fn register_table_rows(&self) -> usize {
         self.selected_wave()
             .map_or(0, |wave| self.shown_registers(wave).len() + 4)
     }
@@ -159,7 +146,7 @@ impl Session {
     /// How many characters the table's value columns need in `format`: the longest value of
     /// the selected wave's shown registers (at least 1, at most [`MAX_CELL_CHARS`]). One width
     /// for every column, so scrolling never moves them.
-    pub fn register_cell_chars(&self, format: NumberFormat) -> usize {
+    pub(crate) fn register_cell_chars(&self, format: NumberFormat) -> usize {
         let Some(wave) = self.selected_wave() else {
             return 1;
         };
@@ -182,7 +169,7 @@ impl Session {
 
     /// The rows `rows` of the register table (registers, then p0–p3) with the cells of the lanes
     /// `lanes` only: what a virtualised table renders. Ranges past the end are cut.
-    pub fn register_window(
+    pub(crate) fn register_window(
         &self,
         format: NumberFormat,
         rows: std::ops::Range<usize>,
@@ -192,7 +179,7 @@ impl Session {
             return Vec::new();
         };
         let registers = self.shown_registers(wave);
-        let lanes = lanes.start.min(wave.width)..lanes.end.min(wave.width);
+        let lanes = lanes.start.min(wave.width())..lanes.end.min(wave.width());
         let total = registers.len() + 4;
         (rows.start.min(total)..rows.end.min(total))
             .map(|index| match registers.get(index) {
@@ -229,7 +216,7 @@ impl Session {
                                 TableCell {
                                     lane,
                                     text: if on { "T" } else { "·" }.to_string(),
-                                    changed: self.changed_predicate(p, wave.predicates[p], lane),
+                                    changed: self.changed_predicate(p, wave.predicates()[p], lane),
                                     on,
                                 }
                             })

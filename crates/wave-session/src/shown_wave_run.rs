@@ -8,18 +8,8 @@
 //! the source or configuration does, and every session that replaces another), another
 //! workgroup or wave is shown, or the wave width changes. [`ShownWaveRun`] names that span.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use crate::session::Session;
-
-/// A number for each start of a machine ([`Session::reset`]) that no other start in the page
-/// shares, whichever session it is in: after one session replaces another (an example opened,
-/// a link followed), the new one's value differs from the old one's even though both count
-/// from their creation.
-pub(super) fn next_machine_start() -> u64 {
-    static STARTS: AtomicU64 = AtomicU64::new(1);
-    STARTS.fetch_add(1, Ordering::Relaxed)
-}
+use crate::run::Run;
+use crate::view::View;
 
 /// One machine start, workgroup, wave and width as the views follow it: it changes exactly when
 /// the held room should be given back (see the module comment).
@@ -31,13 +21,15 @@ pub struct ShownWaveRun {
     width: u32,
 }
 
-impl Session {
-    pub fn shown_wave_run(&self) -> ShownWaveRun {
+impl ShownWaveRun {
+    /// What `view` follows of `run`.
+    pub(crate) fn of(run: &Run, view: &View) -> Self {
+        let selection = view.selection();
         ShownWaveRun {
-            machine_start: self.machine_start,
-            workgroup: self.selection.workgroup,
-            wave: self.selection.wave,
-            width: self.wave_width(),
+            machine_start: run.machine_start(),
+            workgroup: selection.workgroup,
+            wave: selection.wave,
+            width: run.wave_width(),
         }
     }
 }

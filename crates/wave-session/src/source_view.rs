@@ -1,10 +1,9 @@
 //! The editor's views of the source: the engine's highlighting, diagnostics, teaching questions,
 //! and the tables the editor's completion and highlighting use.
 
-use wave_engine::syntax::questions::QuestionKind;
 use wave_engine::{Severity, TokenClass};
 
-use crate::session::Session;
+use crate::build::Build;
 
 /// A piece of one line: its text and, for a token, its class name (for CSS: "mnemonic",
 /// "register", "predicate", "special", "directive", "comment", "number", "label", "ident",
@@ -46,43 +45,24 @@ pub fn class_name(class: TokenClass) -> &'static str {
     }
 }
 
-impl Session {
-    /// Every diagnostic of the current source, in source order.
-    pub fn diagnostics(&self) -> Vec<DiagnosticView> {
-        self.diagnostics
-            .iter()
-            .map(|d| DiagnosticView {
-                severity: match d.severity {
-                    Severity::Error => "error",
-                    Severity::Warning => "warning",
-                },
-                line: d.line,
-                column: d.column,
-                start: d.span.start,
-                end: d.span.end,
-                message: d.message.clone(),
-                help: d.help.clone(),
-            })
-            .collect()
-    }
-
-    /// The teaching questions the source asks, each with its 1-based line, in source order.
-    pub fn questions(&self) -> Vec<(u32, QuestionKind)> {
-        // One pass over the source: the questions come in order.
-        let (mut line, mut counted) = (1u32, 0usize);
-        self.questions
-            .iter()
-            .map(|q| {
-                let at = (q.span.start as usize).min(self.source.len());
-                line += self.source.as_bytes()[counted..at]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count() as u32;
-                counted = at;
-                (line, q.kind)
-            })
-            .collect()
-    }
+/// Every diagnostic of `build`'s source, in source order.
+pub(crate) fn diagnostic_views(build: &Build) -> Vec<DiagnosticView> {
+    build
+        .diagnostics()
+        .iter()
+        .map(|d| DiagnosticView {
+            severity: match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            line: d.line,
+            column: d.column,
+            start: d.span.start,
+            end: d.span.end,
+            message: d.message.clone(),
+            help: d.help.clone(),
+        })
+        .collect()
 }
 
 /// The mnemonic table for the editor's completion and highlighting: one `name<TAB>operands`

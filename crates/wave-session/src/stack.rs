@@ -2,7 +2,8 @@
 
 use wave_engine::machine::{Frame, FrameKind};
 
-use crate::session::Session;
+use crate::shown::Shown;
+use crate::text::lanes_text;
 
 /// One mask of a frame as a row of lanes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,31 +31,6 @@ pub struct FrameView {
     pub listitem: String,
 }
 
-/// Lanes of `mask` as "0-2, 5, 7" (or "none").
-pub(crate) fn lanes_text(mask: u64, width: u32) -> String {
-    let mut parts = Vec::new();
-    let mut lane = 0;
-    while lane < width {
-        if mask >> lane & 1 == 1 {
-            let start = lane;
-            while lane + 1 < width && mask >> (lane + 1) & 1 == 1 {
-                lane += 1;
-            }
-            parts.push(if start == lane {
-                start.to_string()
-            } else {
-                format!("{start}-{lane}")
-            });
-        }
-        lane += 1;
-    }
-    if parts.is_empty() {
-        "none".to_string()
-    } else {
-        parts.join(", ")
-    }
-}
-
 fn row(name: &'static str, mask: u64, width: u32) -> MaskRow {
     MaskRow {
         name,
@@ -63,16 +39,16 @@ fn row(name: &'static str, mask: u64, width: u32) -> MaskRow {
     }
 }
 
-impl Session {
+impl Shown<'_> {
     /// The selected wave's divergence stack, top (innermost) frame first.
-    pub fn stack(&self) -> Vec<FrameView> {
+    pub(crate) fn stack(&self) -> Vec<FrameView> {
         let Some(wave) = self.selected_wave() else {
             return Vec::new();
         };
-        wave.stack
+        wave.stack()
             .iter()
             .rev()
-            .map(|frame| self.frame_view(frame, wave.width))
+            .map(|frame| self.frame_view(frame, wave.width()))
             .collect()
     }
 

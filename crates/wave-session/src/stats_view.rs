@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::session::Session;
+use crate::shown::Shown;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct StatsView {
@@ -27,11 +27,11 @@ pub struct LineHeat {
     pub efficiency: f64,
 }
 
-impl Session {
+impl Shown<'_> {
     /// Statistics since the last reset; `run_time_ms` is measured by the caller.
-    pub fn stats(&self, run_time_ms: Option<f64>) -> StatsView {
+    pub(crate) fn stats(&self, run_time_ms: Option<f64>) -> StatsView {
         let default = wave_engine::machine::Stats::default();
-        let stats = self.machine.as_ref().map_or(&default, |m| m.stats());
+        let stats = self.run.machine().map_or(&default, |m| m.stats());
         let percent = stats.simd_efficiency() * 100.0;
         let run_time = match run_time_ms {
             Some(ms) if ms >= 1000.0 => format!("{:.2} s", ms / 1000.0),
@@ -60,8 +60,8 @@ impl Session {
     /// Per source line that executed: its SIMD efficiency. The lanes a wave has are taken as the
     /// wave width, capped by the workgroup size (the last wave of a workgroup may be partial, which
     /// this does not see).
-    pub fn line_heat(&self) -> Vec<LineHeat> {
-        let (Some(machine), Some(kernel)) = (self.machine.as_ref(), self.kernel()) else {
+    pub(crate) fn line_heat(&self) -> Vec<LineHeat> {
+        let (Some(machine), Some(kernel)) = (self.run.machine(), self.kernel()) else {
             return Vec::new();
         };
         let stats = machine.stats();

@@ -9,8 +9,10 @@
 
 use wave_engine::machine::{EventKind, LaneState, Stop, Wave};
 
-use crate::session::Session;
-use crate::stack::lanes_text;
+use crate::build::Build;
+use crate::run::Run;
+use crate::text::lanes_text;
+use crate::view::View;
 
 /// Widest window, in steps, shown instruction by instruction.
 pub const FINE_STEPS: u64 = 4096;
@@ -254,34 +256,38 @@ fn mark_of(kind: EventKind) -> Option<&'static str> {
 }
 
 fn cells(wave: &Wave) -> Vec<LaneCell> {
-    (0..wave.width)
+    (0..wave.width())
         .map(|lane| LaneCell::of(wave.lane_state(lane)))
         .collect()
 }
 
-impl Session {
-    /// The furthest step known so far.
-    pub fn known_end(&self) -> u64 {
-        let recorded = self.history.as_ref().map_or(0, |h| h.last_step());
-        self.furthest.max(recorded).max(self.step_count())
-    }
+/// The timeline's own state: how far it is zoomed, and the instruction columns already built.
+#[derive(Debug, Default)]
+pub(crate) struct Timeline {
+    /// Steps the timeline shows at once (0: the whole run).
+    zoom: u64,
+    /// Timeline columns already built.
+    cache: Option<ColumnCache>,
+}
 
-    /// Steps the timeline window spans now (the whole run when zoomed all the way out).
-    pub fn timeline_window(&self) -> u64 {
-        match self.timeline_zoom {
-            0 => self.known_end().max(1),
-            steps => steps.clamp(MIN_WINDOW, self.known_end().max(MIN_WINDOW)),
+impl Timeline {
+    /// Steps the timeline window spans now over `run` (the whole run when zoomed all the way
+    /// out).
+    pub(crate) fn window(&self, run: &Run) -> u64 {
+        match self.zoom {
+            0 => run.known_end().max(1),
+            steps => steps.clamp(MIN_WINDOW, run.known_end().max(MIN_WINDOW)),
         }
     }
 
     /// Zooms the timeline: `factor` > 1 shows fewer steps, < 1 more; 0 fits the whole run.
-    pub fn zoom_timeline(&mut self, factor: f64) {
+    pub(crate) fn zoom_by(&mut self, run: &Run, factor: f64) {
         if factor <= 0.0 {
-            self.timeline_zoom = 0;
+            self.zoom = 0;
             return;
         }
-        let window = (self.timeline_window() as f64 / factor).round() as u64;
-        self.timeline_zoom = if window >= self.known_end() {
+        let window = (self.window(run) as f64 / factor).round() as u64;
+        self.zoom = if window >= run.known_end() {
             0
         } else {
             window.max(MIN_WINDOW)
@@ -289,36 +295,41 @@ impl Session {
     }
 
     /// The timeline zoom (steps per window; 0 = the whole run), as links carry it.
-    pub fn timeline_zoom(&self) -> u64 {
-        self.timeline_zoom
+    pub(crate) fn zoom(&self) -> u64 {
+        self.zoom
     }
 
-    pub(crate) fn set_timeline_zoom(&mut self, zoom: u64) {
-        self.timeline_zoom = zoom;
+    pub(crate) fn set_zoom(&mut self, zoom: u64) {
+        self.zoom = zoom;
     }
 
     /// The timeline around the current step. Replays the window when it is fine enough to show
     /// single instructions; leaves the machine where it stands.
-    pub fn timeline(&mut self) -> Option<TimelineView> {
-        let now = self.step_count();
-        let known_end = self.known_end();
-        let window = self.timeline_window();
+    pub(crate) fn view(
+        &mut self,
+        build: &Build,
+        run: &mut Run,
+        view: &View,
+    ) -> Option<TimelineView> {
+        let now = run.step_count();
+        let known_end = run.known_end();
+        let window = self.window(run);
         let first = if window >= known_end {
             0
         } else {
             now.saturating_sub(window / 2).min(known_end - window)
         };
         let last = (first + window).min(known_end);
-        let finished = self.end_known;
-        let wave = self.selection.wave as usize;
-        let width = self.wave_width();
+        let finished = run.end_known();
+        let wave = view.selection().wave as usize;
+        let width = run.wave_width();
         let fine = last - first <= FINE_STEPS;
         let columns = if fine {
-            self.instruction_columns(wave, first, last)?
+            self.instruction_columns(build, run, wave, first, last)?
         } else if last - first <= REPLAYED_STEPS {
-            self.replayed_stretches(first, last)?
+            replayed_stretches(run, first, last)?
         } else {
-            self.stretch_columns(first, last)
+            stretch_columns(run, first, last)
         };
         // The column of the instruction that ran last (none before the first one ran).
         let current = columns.iter().rposition(|c| c.first < now);
@@ -340,28 +351,30 @@ impl Session {
     /// them, as when stepping on), otherwise by replaying the whole window.
     fn instruction_columns(
         &mut self,
+        build: &Build,
+        run: &mut Run,
         wave: usize,
         first: u64,
         last: u64,
     ) -> Option<Vec<TimelineColumn>> {
-        let key = (self.machine_start, wave);
+        let key = (run.machine_start(), wave);
         let reusable = self
-            .timeline_cache
+            .cache
             .as_ref()
             .is_some_and(|c| c.key == key && c.from <= first && first <= c.to);
         if !reusable {
-            let columns = self.replay_columns(wave, first, last)?;
-            self.timeline_cache = Some(ColumnCache {
+            let columns = replay_columns(build, run, wave, first, last)?;
+            self.cache = Some(ColumnCache {
                 key,
                 from: first,
                 to: last,
                 columns,
             });
         }
-        let cache = self.timeline_cache.take()?;
+        let cache = self.cache.take()?;
         let mut cache = cache;
         if last > cache.to {
-            let more = self.replay_columns(wave, cache.to, last)?;
+            let more = replay_columns(build, run, wave, cache.to, last)?;
             cache.columns.extend(more);
             cache.to = last;
         }
@@ -376,151 +389,150 @@ impl Session {
             .filter(|c| c.first >= first && c.first < last)
             .cloned()
             .collect();
-        self.timeline_cache = Some(cache);
+        self.cache = Some(cache);
         Some(columns)
     }
+}
 
-    /// Replays steps `first..last` one instruction at a time, building a column for each one
-    /// wave `wave` ran; leaves the machine where it stood.
-    pub(crate) fn replay_columns(
-        &mut self,
-        wave: usize,
-        first: u64,
-        last: u64,
-    ) -> Option<Vec<TimelineColumn>> {
-        let now = self.step_count();
-        let kernel_lines = self.kernel()?.lines.clone();
-        let history = self.history.as_mut()?;
-        let machine = self.machine.as_mut()?;
-        history.go_to(machine, first, u64::MAX);
-        let mut columns = Vec::new();
-        let mut events = Vec::new();
-        while machine.step_count() < last {
-            events.clear();
-            if machine.advance_to_ready_wave(&mut events).is_err() {
-                break;
-            }
-            let began = machine.step_count();
-            let workgroup = machine.workgroup();
-            let picked = workgroup.pick();
-            let column = (picked == Some(wave))
-                .then(|| workgroup.waves.get(wave))
-                .flatten()
-                .map(|w| {
-                    let lanes = cells(w);
-                    let present = lanes.iter().filter(|c| **c != LaneCell::Absent).count();
-                    let active = lanes.iter().filter(|c| **c == LaneCell::Active).count();
-                    TimelineColumn {
-                        first: began,
-                        step: began + 1,
-                        line: kernel_lines.get(w.pc as usize).copied().unwrap_or(0),
-                        lanes,
-                        efficiency: active as f32 / present.max(1) as f32,
-                        mark: None,
-                    }
-                });
-            let stop = machine.run(1, &[], &mut events);
-            if let Some(mut column) = column {
-                column.mark = events
-                    .iter()
-                    .filter(|e| e.wave as usize == wave)
-                    .find_map(|e| mark_of(e.kind));
-                columns.push(column);
-            }
-            if stop != Stop::SliceUsed {
-                break;
-            }
+/// Replays steps `first..last` one instruction at a time, building a column for each one
+/// wave `wave` ran; leaves the machine where it stood.
+pub(crate) fn replay_columns(
+    build: &Build,
+    run: &mut Run,
+    wave: usize,
+    first: u64,
+    last: u64,
+) -> Option<Vec<TimelineColumn>> {
+    let now = run.step_count();
+    let kernel_lines = build.kernel()?.lines.clone();
+    let (machine, history) = run.machine_and_history()?;
+    history.go_to(machine, first, u64::MAX);
+    let mut columns = Vec::new();
+    let mut events = Vec::new();
+    while machine.step_count() < last {
+        events.clear();
+        if machine.advance_to_ready_wave(&mut events).is_err() {
+            break;
         }
-        history.go_to(machine, now, u64::MAX);
-        Some(columns)
+        let began = machine.step_count();
+        let workgroup = machine.workgroup();
+        let picked = workgroup.pick();
+        let column = (picked == Some(wave))
+            .then(|| workgroup.waves.get(wave))
+            .flatten()
+            .map(|w| {
+                let lanes = cells(w);
+                let present = lanes.iter().filter(|c| **c != LaneCell::Absent).count();
+                let active = lanes.iter().filter(|c| **c == LaneCell::Active).count();
+                TimelineColumn {
+                    first: began,
+                    step: began + 1,
+                    line: kernel_lines.get(w.pc() as usize).copied().unwrap_or(0),
+                    lanes,
+                    efficiency: active as f32 / present.max(1) as f32,
+                    mark: None,
+                }
+            });
+        let stop = machine.run(1, &[], &mut events);
+        if let Some(mut column) = column {
+            column.mark = events
+                .iter()
+                .filter(|e| e.wave as usize == wave)
+                .find_map(|e| mark_of(e.kind));
+            columns.push(column);
+        }
+        if stop != Stop::SliceUsed {
+            break;
+        }
     }
+    history.go_to(machine, now, u64::MAX);
+    Some(columns)
+}
 
-    /// Up to [`REPLAYED_COLUMNS`] equal stretches of `first..last`, each with its SIMD
-    /// efficiency, measured by replaying the window at full speed; leaves the machine where it
-    /// stood.
-    fn replayed_stretches(&mut self, first: u64, last: u64) -> Option<Vec<TimelineColumn>> {
-        let now = self.step_count();
-        let history = self.history.as_mut()?;
-        let machine = self.machine.as_mut()?;
-        history.go_to(machine, first, u64::MAX);
-        let length = (last - first).div_ceil(REPLAYED_COLUMNS).max(1);
-        let mut columns = Vec::new();
-        while machine.step_count() < last {
-            let from = machine.step_count();
-            let before = (
-                machine.stats().active_lane_instructions,
-                machine.stats().lane_slots,
-            );
-            let stop = machine.run(
-                length.min(last - from),
-                &[],
-                &mut wave_engine::machine::NoEvents,
-            );
-            let to = machine.step_count();
-            if to == from {
-                break;
-            }
-            let slots = machine.stats().lane_slots - before.1;
-            columns.push(TimelineColumn {
-                first: from,
-                step: to,
+/// Up to [`REPLAYED_COLUMNS`] equal stretches of `first..last`, each with its SIMD
+/// efficiency, measured by replaying the window at full speed; leaves the machine where it
+/// stood.
+fn replayed_stretches(run: &mut Run, first: u64, last: u64) -> Option<Vec<TimelineColumn>> {
+    let now = run.step_count();
+    let (machine, history) = run.machine_and_history()?;
+    history.go_to(machine, first, u64::MAX);
+    let length = (last - first).div_ceil(REPLAYED_COLUMNS).max(1);
+    let mut columns = Vec::new();
+    while machine.step_count() < last {
+        let from = machine.step_count();
+        let before = (
+            machine.stats().active_lane_instructions,
+            machine.stats().lane_slots,
+        );
+        let stop = machine.run(
+            length.min(last - from),
+            &[],
+            &mut wave_engine::machine::NoEvents,
+        );
+        let to = machine.step_count();
+        if to == from {
+            break;
+        }
+        let slots = machine.stats().lane_slots - before.1;
+        columns.push(TimelineColumn {
+            first: from,
+            step: to,
+            line: 0,
+            lanes: Vec::new(),
+            efficiency: if slots == 0 {
+                1.0
+            } else {
+                (machine.stats().active_lane_instructions - before.0) as f32 / slots as f32
+            },
+            mark: None,
+        });
+        if stop != Stop::SliceUsed {
+            break;
+        }
+    }
+    history.go_to(machine, now, u64::MAX);
+    Some(columns)
+}
+
+/// One column per stretch between samples in `first..last`, with its SIMD efficiency.
+fn stretch_columns(run: &Run, first: u64, last: u64) -> Vec<TimelineColumn> {
+    let Some(history) = run.history() else {
+        return Vec::new();
+    };
+    let mut points: Vec<(u64, u64, u64)> = history
+        .samples()
+        .iter()
+        .map(|s| (s.step, s.active_lane_instructions, s.lane_slots))
+        .collect();
+    if let Some(machine) = run.machine() {
+        let stats = machine.stats();
+        let now = (
+            machine.step_count(),
+            stats.active_lane_instructions,
+            stats.lane_slots,
+        );
+        if points.last().is_none_or(|p| p.0 < now.0) {
+            points.push(now);
+        }
+    }
+    points
+        .windows(2)
+        .filter(|pair| pair[1].0 > first && pair[0].0 < last)
+        .map(|pair| {
+            let (from, to) = (pair[0], pair[1]);
+            let slots = to.2.saturating_sub(from.2);
+            TimelineColumn {
+                first: from.0,
+                step: to.0,
                 line: 0,
                 lanes: Vec::new(),
                 efficiency: if slots == 0 {
                     1.0
                 } else {
-                    (machine.stats().active_lane_instructions - before.0) as f32 / slots as f32
+                    to.1.saturating_sub(from.1) as f32 / slots as f32
                 },
                 mark: None,
-            });
-            if stop != Stop::SliceUsed {
-                break;
             }
-        }
-        history.go_to(machine, now, u64::MAX);
-        Some(columns)
-    }
-
-    /// One column per stretch between samples in `first..last`, with its SIMD efficiency.
-    fn stretch_columns(&self, first: u64, last: u64) -> Vec<TimelineColumn> {
-        let Some(history) = self.history.as_ref() else {
-            return Vec::new();
-        };
-        let mut points: Vec<(u64, u64, u64)> = history
-            .samples()
-            .iter()
-            .map(|s| (s.step, s.active_lane_instructions, s.lane_slots))
-            .collect();
-        if let Some(machine) = self.machine.as_ref() {
-            let stats = machine.stats();
-            let now = (
-                machine.step_count(),
-                stats.active_lane_instructions,
-                stats.lane_slots,
-            );
-            if points.last().is_none_or(|p| p.0 < now.0) {
-                points.push(now);
-            }
-        }
-        points
-            .windows(2)
-            .filter(|pair| pair[1].0 > first && pair[0].0 < last)
-            .map(|pair| {
-                let (from, to) = (pair[0], pair[1]);
-                let slots = to.2.saturating_sub(from.2);
-                TimelineColumn {
-                    first: from.0,
-                    step: to.0,
-                    line: 0,
-                    lanes: Vec::new(),
-                    efficiency: if slots == 0 {
-                        1.0
-                    } else {
-                        to.1.saturating_sub(from.1) as f32 / slots as f32
-                    },
-                    mark: None,
-                }
-            })
-            .collect()
-    }
+        })
+        .collect()
 }

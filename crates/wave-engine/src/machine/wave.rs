@@ -209,6 +209,65 @@ impl Wave {
         self.stack.len()
     }
 
+    /// Index of the wave inside its workgroup.
+    #[inline]
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// Lanes in the wave.
+    #[inline]
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// The next instruction's index in the kernel's code.
+    #[inline]
+    pub fn pc(&self) -> u32 {
+        self.pc
+    }
+
+    #[inline]
+    pub fn status(&self) -> WaveStatus {
+        self.status
+    }
+
+    /// No lane of the wave is left: every lane halted or finished.
+    #[inline]
+    pub fn is_done(&self) -> bool {
+        self.status == WaveStatus::Done
+    }
+
+    /// Lanes executing now, as a mask.
+    #[inline]
+    pub fn active(&self) -> u64 {
+        self.active
+    }
+
+    /// Predicates p0..p3 as lane masks.
+    #[inline]
+    pub fn predicates(&self) -> [u64; 4] {
+        self.predicates
+    }
+
+    /// Registers each lane has (`r0` up to one below this).
+    #[inline]
+    pub fn register_count(&self) -> u32 {
+        self.register_count
+    }
+
+    /// The divergence stack, outermost frame first.
+    #[inline]
+    pub fn stack(&self) -> &[Frame] {
+        &self.stack
+    }
+
+    /// The calls under way, outermost first.
+    #[inline]
+    pub fn calls(&self) -> &[CallRecord] {
+        &self.calls
+    }
+
     /// Index of the innermost loop frame, if any.
     pub fn innermost_loop(&self) -> Option<usize> {
         self.stack

@@ -6,6 +6,7 @@ mod examples;
 mod export;
 mod export_trace;
 mod form;
+mod layers;
 mod quiz;
 mod share;
 mod status;
