@@ -527,19 +527,19 @@ fn run_fixture(name: &str, source: &str) -> Vec<String> {
     let width = machine.launch().wave_width;
     let mut traces: BTreeMap<usize, Vec<(u32, String, u32)>> = BTreeMap::new();
     let stop = loop {
-        let before_index = machine.workgroup().index;
-        let before_executed = machine.workgroup().executed;
+        let before_index = machine.workgroup().index();
+        let before_executed = machine.workgroup().executed();
         let snapshot: Vec<(u32, u64, u32)> = machine
             .workgroup()
-            .waves
+            .waves()
             .iter()
-            .map(|w| (w.pc, w.active, w.stack.len() as u32))
+            .map(|w| (w.pc(), w.active(), w.stack().len() as u32))
             .collect();
         let stop = machine.run(1, &[], &mut NoEvents);
         let wg = machine.workgroup();
-        if wg.index == 0 && before_index == 0 && wg.executed == before_executed + 1 {
-            let n = wg.waves.len();
-            let wave = (wg.next_pick + n - 1) % n;
+        if wg.index() == 0 && before_index == 0 && wg.executed() == before_executed + 1 {
+            let n = wg.waves().len();
+            let wave = (wg.next_pick() + n - 1) % n;
             let (pc, active, depth) = snapshot[wave];
             let line = kernel.lines.get(pc as usize).copied().unwrap_or(0);
             traces
@@ -624,10 +624,10 @@ fn run_fixture(name: &str, source: &str) -> Vec<String> {
 
     let wg = machine.workgroup();
     let wave_at = |line: usize, w: usize| {
-        wg.waves.get(w).ok_or_else(|| {
+        wg.waves().get(w).ok_or_else(|| {
             fail(
                 line,
-                format!("no wave {w} (the workgroup has {})", wg.waves.len()),
+                format!("no wave {w} (the workgroup has {})", wg.waves().len()),
             )
         })
     };
@@ -684,7 +684,7 @@ fn run_fixture(name: &str, source: &str) -> Vec<String> {
                 Ok(w) => {
                     let got: Vec<u32> = (0..values.len() as u32)
                         .map(|lane| {
-                            if lane < w.width && u32::from(*register) < w.register_count {
+                            if lane < w.width() && u32::from(*register) < w.register_count() {
                                 w.register(*register, lane)
                             } else {
                                 u32::MAX
@@ -706,7 +706,7 @@ fn run_fixture(name: &str, source: &str) -> Vec<String> {
             } => match wave_at(line, *wave) {
                 Err(e) => failures.push(e),
                 Ok(w) => {
-                    let got = mask_string(w.predicates[*predicate], w.width);
+                    let got = mask_string(w.predicates()[*predicate], w.width());
                     if &got != mask {
                         failures.push(fail(
                             line,
@@ -718,7 +718,7 @@ fn run_fixture(name: &str, source: &str) -> Vec<String> {
             Check::Halted { wave, mask } => match wave_at(line, *wave) {
                 Err(e) => failures.push(e),
                 Ok(w) => {
-                    let got = mask_string(w.halted, w.width);
+                    let got = mask_string(w.halted(), w.width());
                     if &got != mask {
                         failures.push(fail(
                             line,
@@ -860,7 +860,7 @@ fn compare_with_whole_run(
         ));
     }
     let (a, b) = (machine.workgroup(), stepped.workgroup());
-    if a.index != b.index || a.waves != b.waves || a.local.bytes() != b.local.bytes() {
+    if a.index() != b.index() || a.waves() != b.waves() || a.local().bytes() != b.local().bytes() {
         return Some("whole run ended with another workgroup state".into());
     }
     None

@@ -56,7 +56,7 @@ fn forward(machine: &mut Machine) -> (Vec<Checkpoint>, Vec<(u32, usize)>) {
             break;
         }
         let who = (
-            machine.workgroup().index,
+            machine.workgroup().index(),
             machine.workgroup().pick().expect("a ready wave"),
         );
         let before = machine.step_count();

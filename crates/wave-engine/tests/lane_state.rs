@@ -7,7 +7,7 @@ use wave_engine::machine::{LaneState, LaunchConfig, Machine, NoEvents, Stop};
 /// Steps wave 0 until its next instruction is on `line` (1-based), at most 200 steps.
 fn step_to_line(machine: &mut Machine, lines: &[u32], line: u32) {
     for _ in 0..200 {
-        let pc = machine.workgroup().waves[0].pc as usize;
+        let pc = machine.workgroup().waves()[0].pc() as usize;
         if lines.get(pc) == Some(&line) {
             return;
         }
@@ -17,8 +17,10 @@ fn step_to_line(machine: &mut Machine, lines: &[u32], line: u32) {
 }
 
 fn states(machine: &Machine) -> Vec<LaneState> {
-    let wave = &machine.workgroup().waves[0];
-    (0..wave.width).map(|lane| wave.lane_state(lane)).collect()
+    let wave = &machine.workgroup().waves()[0];
+    (0..wave.width())
+        .map(|lane| wave.lane_state(lane))
+        .collect()
 }
 
 #[test]

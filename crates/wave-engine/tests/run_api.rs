@@ -83,7 +83,7 @@ fn one_step_slices_stop_at_a_breakpoint_on_the_next_workgroups_first_instruction
         }
     };
     assert_eq!(stop, Stop::Breakpoint { wave: 0, pc: 0 });
-    assert_eq!(m.workgroup().index, 1);
+    assert_eq!(m.workgroup().index(), 1);
     assert_eq!(m.stats().wave_instructions, 5);
     assert_eq!(slices, 6, "five slices ran workgroup 0, the sixth stopped");
 }
@@ -92,9 +92,9 @@ fn one_step_slices_stop_at_a_breakpoint_on_the_next_workgroups_first_instruction
 fn run_to_workgroup_enters_it_without_running_any_of_it() {
     let mut m = machine(3);
     assert_eq!(m.run_to_workgroup(2, 1_000, &mut NoEvents), Ok(()));
-    assert_eq!(m.workgroup().index, 2);
-    assert_eq!(m.workgroup().executed, 0);
-    assert_eq!(m.workgroup().waves[0].pc, 0);
+    assert_eq!(m.workgroup().index(), 2);
+    assert_eq!(m.workgroup().executed(), 0);
+    assert_eq!(m.workgroup().waves()[0].pc(), 0);
     assert_eq!(m.stats().wave_instructions, 10);
     // A small allowance asks to be called again; it never overshoots into the workgroup.
     let mut m = machine(3);
@@ -103,7 +103,7 @@ fn run_to_workgroup_enters_it_without_running_any_of_it() {
         Err(Stop::SliceUsed)
     );
     while m.run_to_workgroup(2, 3, &mut NoEvents) == Err(Stop::SliceUsed) {}
-    assert_eq!(m.workgroup().executed, 0);
+    assert_eq!(m.workgroup().executed(), 0);
     assert_eq!(m.stats().wave_instructions, 10);
     assert_eq!(
         m.run_to_workgroup(7, 100, &mut NoEvents),
@@ -131,14 +131,14 @@ fn leaving_from_the_end_of_a_workgroup_still_stops_at_the_next_ones_first_breakp
     let mut m = machine(2);
     // Run workgroup 0 to its end: the machine shows it finished, workgroup 1 not entered yet.
     assert_eq!(m.run(5, &[], &mut NoEvents), Stop::SliceUsed);
-    assert_eq!(m.workgroup().index, 0);
+    assert_eq!(m.workgroup().index(), 0);
     assert!(m.workgroup().is_done());
     m.leave_breakpoint(&mut NoEvents);
     assert_eq!(
         m.run(100, &breakpoint_at(0), &mut NoEvents),
         Stop::Breakpoint { wave: 0, pc: 0 }
     );
-    assert_eq!(m.workgroup().index, 1);
+    assert_eq!(m.workgroup().index(), 1);
     assert_eq!(m.stats().wave_instructions, 5);
 }
 
@@ -147,7 +147,7 @@ fn a_finished_workgroup_on_view_counts_as_reached() {
     let mut m = machine(2);
     assert_eq!(m.run(5, &[], &mut NoEvents), Stop::SliceUsed);
     assert_eq!(m.run_to_workgroup(0, 100, &mut NoEvents), Ok(()));
-    assert_eq!(m.workgroup().index, 0, "still showing workgroup 0");
+    assert_eq!(m.workgroup().index(), 0, "still showing workgroup 0");
 }
 
 #[test]
@@ -178,7 +178,7 @@ fn stretch_machine(max_instructions: u64) -> Machine {
 }
 
 fn pcs(m: &Machine) -> Vec<u32> {
-    m.workgroup().waves.iter().map(|w| w.pc).collect()
+    m.workgroup().waves().iter().map(|w| w.pc()).collect()
 }
 
 #[test]
@@ -220,7 +220,7 @@ fn a_step_allowance_ending_inside_a_lockstep_stretch_leaves_round_robin_state() 
     let mut m = stretch_machine(0);
     assert_eq!(m.run(7, &[], &mut NoEvents), Stop::SliceUsed);
     assert_eq!(pcs(&m), [3, 2, 2]);
-    assert_eq!(m.workgroup().next_pick, 1);
+    assert_eq!(m.workgroup().next_pick(), 1);
     assert_eq!(m.stats().per_pc[2].count, 1);
 }
 

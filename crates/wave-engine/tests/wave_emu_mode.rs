@@ -179,7 +179,7 @@ deeper:
         matches!(stop, Stop::Trap(trap) if trap.kind == TrapKind::CallStackOverflow),
         "{stop:?}"
     );
-    assert_eq!(m.workgroup().waves[0].calls.len(), 8);
+    assert_eq!(m.workgroup().waves()[0].calls().len(), 8);
 }
 
 #[test]
@@ -201,14 +201,14 @@ fn lanes_a_guarded_halt_took_out_show_halted_until_a_frame_brings_them_back() {
     let mut m = machine(source, 4, 4, Behaviour::WaveEmu);
     // Up to the `nop` after the guarded halt.
     m.run(7, &[], &mut NoEvents);
-    let wave = &m.workgroup().waves[0];
-    assert_eq!(wave.pc, 7);
+    let wave = &m.workgroup().waves()[0];
+    assert_eq!(wave.pc(), 7);
     assert_eq!(wave.lane_state(0), LaneState::Halted);
     assert_eq!(wave.lane_state(3), LaneState::Active);
     // Through the `endif`: lanes 0 and 1 are back.
     m.run(2, &[], &mut NoEvents);
-    let wave = &m.workgroup().waves[0];
-    assert_eq!(wave.active, 0b1111);
+    let wave = &m.workgroup().waves()[0];
+    assert_eq!(wave.active(), 0b1111);
     assert_eq!(wave.lane_state(0), LaneState::Active);
 }
 
@@ -238,10 +238,10 @@ fn breakpoints_and_single_steps_see_every_step_of_an_empty_path() {
         wave_emu.run(u64::MAX, &breakpoints, &mut NoEvents),
         Stop::Breakpoint { wave: 0, pc: 3 }
     );
-    assert_eq!(wave_emu.workgroup().waves[0].active, 0);
+    assert_eq!(wave_emu.workgroup().waves()[0].active(), 0);
     let mut events = Vec::new();
     assert_eq!(wave_emu.step_wave(0, 100, &mut events), Stop::Stepped);
-    assert_eq!(wave_emu.workgroup().waves[0].pc, 4);
+    assert_eq!(wave_emu.workgroup().waves()[0].pc(), 4);
     assert_eq!(wave_emu.run(u64::MAX, &[], &mut events), Stop::Finished);
     // Six instructions ran; the last, `halt`, counts as every instruction does.
     assert_eq!(wave_emu.stats().wave_instructions, 6);

@@ -54,7 +54,7 @@ pub(crate) fn trace_json(build: &Build, run: &mut Run) -> Result<TraceExport, St
         return Err(e.to_string());
     }
     let end = match machine.trap() {
-        Some(trap) => TraceEnd::trapped(&trap, machine.workgroup().id, kernel),
+        Some(trap) => TraceEnd::trapped(&trap, machine.workgroup().id(), kernel),
         None if machine.is_finished() => TraceEnd::Finished,
         None => TraceEnd::Paused,
     };

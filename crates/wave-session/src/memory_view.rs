@@ -77,7 +77,7 @@ impl Shown<'_> {
         let machine = self.run.machine()?;
         Some(match space {
             MemorySpaceChoice::Device => machine.device().bytes(),
-            MemorySpaceChoice::Local => machine.workgroup().local.bytes(),
+            MemorySpaceChoice::Local => machine.workgroup().local().bytes(),
         })
     }
 

@@ -274,7 +274,7 @@ impl Run {
     pub(crate) fn wave_count(&self) -> u32 {
         self.machine
             .as_ref()
-            .map_or(0, |m| m.workgroup().waves.len() as u32)
+            .map_or(0, |m| m.workgroup().waves().len() as u32)
     }
 
     /// Lanes per wave.
@@ -300,7 +300,7 @@ impl Run {
         let machine = self.machine.as_mut()?;
         let live = machine
             .workgroup()
-            .waves
+            .waves()
             .get(wave)
             .is_some_and(|w| !w.is_done());
         let mut stop = if live {
@@ -311,7 +311,7 @@ impl Run {
         // A grid whose last workgroup just finished reports it only when asked to go on; ask
         // now (it executes nothing) so the status says "finished" at once.
         let last_workgroup =
-            machine.workgroup().index as u64 + 1 == machine.launch().workgroup_count();
+            machine.workgroup().index() as u64 + 1 == machine.launch().workgroup_count();
         if matches!(stop, Stop::Stepped | Stop::SliceUsed)
             && machine.workgroup().is_done()
             && last_workgroup
@@ -372,7 +372,7 @@ impl Run {
         wanted: usize,
     ) -> Option<WaveSteps> {
         let (machine, history) = self.machine_and_history()?;
-        let workgroup = machine.workgroup().index;
+        let workgroup = machine.workgroup().index();
         Some(history.wave_steps_before(machine, workgroup, wave, step, wanted))
     }
 
@@ -454,8 +454,8 @@ impl Run {
             machine.finish_if_done();
             history.record(machine);
             let new_events = &shown.events[seen..];
-            let wave = (machine.workgroup().index == motion.workgroup)
-                .then(|| machine.workgroup().waves.get(motion.wave))
+            let wave = (machine.workgroup().index() == motion.workgroup)
+                .then(|| machine.workgroup().waves().get(motion.wave))
                 .flatten()
                 .filter(|w| !w.is_done());
             if stop != Stop::Stepped || wave.is_none() {

@@ -418,7 +418,7 @@ pub(crate) fn replay_columns(
         let workgroup = machine.workgroup();
         let picked = workgroup.pick();
         let column = (picked == Some(wave))
-            .then(|| workgroup.waves.get(wave))
+            .then(|| workgroup.waves().get(wave))
             .flatten()
             .map(|w| {
                 let lanes = cells(w);

@@ -45,11 +45,11 @@ pub(crate) fn snapshot_of(
     used_registers: &[u8],
     kernel: Option<&Kernel>,
 ) -> Snapshot {
-    let Some(wave) = machine.workgroup().waves.get(selection.wave as usize) else {
+    let Some(wave) = machine.workgroup().waves().get(selection.wave as usize) else {
         return Snapshot::default();
     };
     Snapshot {
-        workgroup: machine.workgroup().index,
+        workgroup: machine.workgroup().index(),
         wave: selection.wave,
         registers: used_registers
             .iter()
@@ -112,13 +112,16 @@ impl View {
 
     /// The selected wave of `machine`'s current workgroup.
     pub(crate) fn selected_wave<'m>(&self, machine: &'m Machine) -> Option<&'m Wave> {
-        machine.workgroup().waves.get(self.selection.wave as usize)
+        machine
+            .workgroup()
+            .waves()
+            .get(self.selection.wave as usize)
     }
 
     /// Keeps the selection inside `machine`: its current workgroup, a wave and lane it has.
     pub(crate) fn clamp_to(&mut self, machine: &Machine) {
-        self.selection.workgroup = machine.workgroup().index;
-        let waves = machine.workgroup().waves.len() as u32;
+        self.selection.workgroup = machine.workgroup().index();
+        let waves = machine.workgroup().waves().len() as u32;
         if self.selection.wave >= waves {
             self.selection.wave = waves.saturating_sub(1);
         }

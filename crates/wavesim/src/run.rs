@@ -137,7 +137,11 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
     match stop {
         Stop::Finished => {}
         Stop::Trap(trap) if wave_emu => {
-            return Err(compat::trap_failure(&trap, kernel, machine.workgroup().id))
+            return Err(compat::trap_failure(
+                &trap,
+                kernel,
+                machine.workgroup().id(),
+            ))
         }
         Stop::Trap(trap) => return Err(trap_failure(&file, &source, kernel, &machine, &trap)),
         other => {
@@ -336,7 +340,7 @@ fn trap_failure(
     machine: &Machine,
     trap: &Trap,
 ) -> Failure {
-    let [x, y, z] = machine.workgroup().id;
+    let [x, y, z] = machine.workgroup().id();
     let lane = trap
         .lane
         .map_or(String::new(), |lane| format!(", lane {lane}"));
@@ -400,13 +404,13 @@ fn traced_run(
         let Some(wave) = workgroup.pick() else {
             break machine.run(0, &[], &mut events);
         };
-        let state = &workgroup.waves[wave];
+        let state = &workgroup.waves()[wave];
         let before = StepState {
-            workgroup: workgroup.id,
+            workgroup: workgroup.id(),
             wave: wave as u32,
-            pc: state.pc,
-            active: state.active,
-            depth: state.stack.len(),
+            pc: state.pc(),
+            active: state.active(),
+            depth: state.stack().len(),
         };
         let step = machine.step_count();
         let stop = machine.run(1, &[], &mut events);
@@ -427,7 +431,7 @@ fn traced_run(
     if let Some((path, writer)) = json {
         let end = match stop {
             Stop::Finished => TraceEnd::Finished,
-            Stop::Trap(trap) => TraceEnd::trapped(&trap, machine.workgroup().id, kernel),
+            Stop::Trap(trap) => TraceEnd::trapped(&trap, machine.workgroup().id(), kernel),
             _ => TraceEnd::Paused,
         };
         writer

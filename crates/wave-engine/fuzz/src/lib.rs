@@ -108,7 +108,7 @@ fn run_sliced(machine: &mut Machine, code_len: usize, knob: u8, groups: u64) -> 
     for call in 0..limit {
         events.clear();
         let stop = if call % 7 == 3 {
-            let wave = (call as usize / 7) % machine.workgroup().waves.len().max(1);
+            let wave = (call as usize / 7) % machine.workgroup().waves().len().max(1);
             machine.step_wave(wave, 50, &mut events)
         } else {
             machine.run(97, &breakpoints, &mut events)

@@ -27,6 +27,8 @@ mod run_loop;
 mod stats;
 mod trap;
 mod wave;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod wave_op_flow_tests;
 mod wave_ops;
 mod workgroup;
 

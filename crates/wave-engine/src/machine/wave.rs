@@ -90,31 +90,31 @@ pub struct CallRecord {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Wave {
     /// Index of the wave inside its workgroup.
-    pub id: u32,
+    pub(crate) id: u32,
     /// Linear thread index of lane 0.
-    pub first_thread: u32,
-    pub width: u32,
-    pub pc: u32,
-    pub status: WaveStatus,
+    pub(crate) first_thread: u32,
+    pub(crate) width: u32,
+    pub(crate) pc: u32,
+    pub(crate) status: WaveStatus,
     /// Lanes executing now.
-    pub active: u64,
+    pub(crate) active: u64,
     /// Lanes that belong to the workgroup (trailing lanes of a partial last wave do not).
-    pub present: u64,
+    pub(crate) present: u64,
     /// Lanes that ran `halt`. In spec mode they stay halted. In `Behaviour::WaveEmu` the lanes a
     /// guarded `halt` took out are still held by the reference's frames, so an `endif`, `else`
     /// or `endloop` may bring one back (D7), clearing its bit here.
-    pub halted: u64,
+    pub(crate) halted: u64,
     /// Predicates p0..p3 as lane bitmasks.
-    pub predicates: [u64; 4],
+    pub(crate) predicates: [u64; 4],
     /// `registers[r][lane]`: one fixed 64-lane row per register whatever the width, so lane loops
     /// have a constant trip count and compile to vector code without bounds checks.
-    pub registers: Vec<Row>,
-    pub register_count: u32,
-    pub stack: Vec<Frame>,
-    pub calls: Vec<CallRecord>,
+    pub(crate) registers: Vec<Row>,
+    pub(crate) register_count: u32,
+    pub(crate) stack: Vec<Frame>,
+    pub(crate) calls: Vec<CallRecord>,
     /// 4x4 f32 MMA fragments: each lane has three stores (A, B, C), each keyed by fragment id
     /// (a register number); allocated on first use only.
-    pub fragments: Vec<Fragment>,
+    pub(crate) fragments: Vec<Fragment>,
 }
 
 /// The mask with lanes `0..width` set.
@@ -128,7 +128,7 @@ pub const fn lanes_mask(width: u32) -> u64 {
 }
 
 impl Wave {
-    pub fn new(id: u32, width: u32, workgroup_threads: u32, register_count: u32) -> Self {
+    pub(crate) fn new(id: u32, width: u32, workgroup_threads: u32, register_count: u32) -> Self {
         Wave {
             registers: vec![Row::splat(0); register_count as usize],
             stack: Vec::with_capacity(MAX_STACK_DEPTH),
@@ -166,7 +166,13 @@ impl Wave {
 
     /// Makes this wave what [`Wave::new`] makes with the same arguments, keeping its allocations
     /// (the next workgroup's waves are this one's).
-    pub fn reset(&mut self, id: u32, width: u32, workgroup_threads: u32, register_count: u32) {
+    pub(crate) fn reset(
+        &mut self,
+        id: u32,
+        width: u32,
+        workgroup_threads: u32,
+        register_count: u32,
+    ) {
         let fresh = Wave::without_storage(id, width, workgroup_threads, register_count);
         let mut old = std::mem::replace(self, fresh);
         old.registers.clear();
@@ -185,7 +191,7 @@ impl Wave {
     }
 
     #[inline]
-    pub fn set_register(&mut self, r: u8, lane: u32, value: u32) {
+    pub(crate) fn set_register(&mut self, r: u8, lane: u32, value: u32) {
         self.registers[r as usize][lane as usize % MAX_LANES] = value;
     }
 
@@ -196,7 +202,7 @@ impl Wave {
     }
 
     #[inline]
-    pub fn row_mut(&mut self, r: u8) -> &mut [u32] {
+    pub(crate) fn row_mut(&mut self, r: u8) -> &mut [u32] {
         let width = self.width as usize;
         &mut self.registers[r as usize][..width]
     }
@@ -242,6 +248,24 @@ impl Wave {
     #[inline]
     pub fn active(&self) -> u64 {
         self.active
+    }
+
+    /// Lanes that belong to the workgroup, as a mask.
+    #[inline]
+    pub fn present(&self) -> u64 {
+        self.present
+    }
+
+    /// Lanes that ran `halt`, as a mask.
+    #[inline]
+    pub fn halted(&self) -> u64 {
+        self.halted
+    }
+
+    /// Linear thread index of lane 0.
+    #[inline]
+    pub fn first_thread(&self) -> u32 {
+        self.first_thread
     }
 
     /// Predicates p0..p3 as lane masks.

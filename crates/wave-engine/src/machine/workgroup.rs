@@ -8,19 +8,19 @@ use super::wave::{Wave, WaveStatus};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Workgroup {
     /// Linear index in the grid (x fastest).
-    pub index: u32,
-    pub id: [u32; 3],
-    pub waves: Vec<Wave>,
-    pub local: Memory,
+    pub(crate) index: u32,
+    pub(crate) id: [u32; 3],
+    pub(crate) waves: Vec<Wave>,
+    pub(crate) local: Memory,
     /// Next wave to consider, as wave-emu rotates: one instruction per pick.
-    pub next_pick: usize,
+    pub(crate) next_pick: usize,
     /// Wave-instructions executed in this workgroup (the budget counts these).
-    pub executed: u64,
+    pub(crate) executed: u64,
 }
 
 impl Workgroup {
     /// Workgroup `index` of the launch: an empty one, restarted (which sets every field).
-    pub fn new(index: u32, launch: &ResolvedLaunch, register_file_size: u32) -> Self {
+    pub(crate) fn new(index: u32, launch: &ResolvedLaunch, register_file_size: u32) -> Self {
         let mut workgroup = Workgroup {
             index,
             id: [0; 3],
@@ -36,7 +36,7 @@ impl Workgroup {
     /// Makes this workgroup what [`Workgroup::new`] makes with the same arguments, reusing the
     /// waves' register files and the local memory, which is not written again when it is still
     /// zero: a grid of many workgroups then allocates and zeroes once, not once a workgroup.
-    pub fn restart(&mut self, index: u32, launch: &ResolvedLaunch, register_file_size: u32) {
+    pub(crate) fn restart(&mut self, index: u32, launch: &ResolvedLaunch, register_file_size: u32) {
         let threads = launch.workgroup_threads();
         let count = launch.waves_per_workgroup() as usize;
         self.waves.truncate(count);
@@ -63,6 +63,34 @@ impl Workgroup {
         self.executed = 0;
     }
 
+    /// Linear index in the grid (x fastest).
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// Position in the grid.
+    pub fn id(&self) -> [u32; 3] {
+        self.id
+    }
+
+    pub fn waves(&self) -> &[Wave] {
+        &self.waves
+    }
+
+    pub fn local(&self) -> &Memory {
+        &self.local
+    }
+
+    /// The wave the round-robin considers next.
+    pub fn next_pick(&self) -> usize {
+        self.next_pick
+    }
+
+    /// Wave-instructions executed in this workgroup (the budget counts these).
+    pub fn executed(&self) -> u64 {
+        self.executed
+    }
+
     pub fn is_done(&self) -> bool {
         self.waves.iter().all(|w| w.status == WaveStatus::Done)
     }
@@ -74,7 +102,10 @@ impl Workgroup {
     }
 
     /// When every live wave waits at a barrier, release them all. Finished waves never block.
-    pub fn release_barrier_if_complete<S: EventSink + ?Sized>(&mut self, events: &mut S) -> bool {
+    pub(crate) fn release_barrier_if_complete<S: EventSink + ?Sized>(
+        &mut self,
+        events: &mut S,
+    ) -> bool {
         release_barrier_if_complete(&mut self.waves, events)
     }
 }
@@ -91,7 +122,7 @@ fn grid_position(index: u32, launch: &ResolvedLaunch) -> [u32; 3] {
 
 /// [`Workgroup::release_barrier_if_complete`] on the waves alone, for the run loop (which holds
 /// the workgroup's other fields borrowed).
-pub fn release_barrier_if_complete<S: EventSink + ?Sized>(
+pub(crate) fn release_barrier_if_complete<S: EventSink + ?Sized>(
     waves: &mut [Wave],
     events: &mut S,
 ) -> bool {
@@ -113,7 +144,7 @@ pub fn release_barrier_if_complete<S: EventSink + ?Sized>(
 /// Lets every wave waiting at a barrier go on (each already stands after its `barrier`), with a
 /// release event each. Spec mode calls it when every live wave waits; the reference's rule
 /// (`reference::barrier`) decides otherwise when.
-pub fn release_waiting<S: EventSink + ?Sized>(waves: &mut [Wave], events: &mut S) {
+pub(crate) fn release_waiting<S: EventSink + ?Sized>(waves: &mut [Wave], events: &mut S) {
     for wave in waves {
         if wave.status == WaveStatus::AtBarrier {
             wave.status = WaveStatus::Ready;
@@ -130,7 +161,7 @@ pub fn release_waiting<S: EventSink + ?Sized>(waves: &mut [Wave], events: &mut S
 /// The first ready wave at or after `from` (0 when `from` is past the end), wrapping once. No `%`:
 /// this runs once per executed instruction.
 #[inline(always)]
-pub fn pick_from(waves: &[Wave], from: usize) -> Option<usize> {
+pub(crate) fn pick_from(waves: &[Wave], from: usize) -> Option<usize> {
     let start = if from < waves.len() { from } else { 0 };
     let ready = |w: &usize| waves[*w].status == WaveStatus::Ready;
     (start..waves.len())

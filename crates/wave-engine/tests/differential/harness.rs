@@ -342,7 +342,11 @@ pub fn ours_ending(
         Stop::Finished => Ending::Finished(ReferenceStats::of(machine.stats(), &kernel.code)),
         Stop::Trap(trap) => {
             if behaviour == Behaviour::WaveEmu {
-                error_text = Some(wave_emu_error(&trap, &kernel.code, machine.workgroup().id));
+                error_text = Some(wave_emu_error(
+                    &trap,
+                    &kernel.code,
+                    machine.workgroup().id(),
+                ));
             }
             Ending::Failed(failure_name(trap.kind))
         }

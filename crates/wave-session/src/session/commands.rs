@@ -228,7 +228,7 @@ impl Session {
                 "workgroup {index} does not exist: the grid has {count}"
             ));
         }
-        let current = self.run.machine().map_or(0, |m| m.workgroup().index);
+        let current = self.run.machine().map_or(0, |m| m.workgroup().index());
         let finished = self.run.machine().is_some_and(|m| m.is_finished());
         if index < current || finished || !self.run.state().can_run() {
             self.reset();

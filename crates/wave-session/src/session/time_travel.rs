@@ -43,7 +43,7 @@ impl Session {
         let finished = self
             .run
             .machine()
-            .and_then(|m| m.workgroup().waves.get(wave))
+            .and_then(|m| m.workgroup().waves().get(wave))
             .is_none_or(|w| w.is_done());
         let Some(found) = self.run.wave_steps_before(wave, now, 3) else {
             return false;
@@ -220,7 +220,7 @@ impl Session {
         let Some((workgroup, from)) = self
             .run
             .machine()
-            .map(|m| (m.workgroup().index, m.step_count()))
+            .map(|m| (m.workgroup().index(), m.step_count()))
         else {
             return false;
         };

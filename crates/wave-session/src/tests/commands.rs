@@ -127,7 +127,7 @@ fn one_step_slices_stop_at_a_breakpoint_on_the_first_instruction_of_the_next_wor
         }
     };
     assert_eq!(progress, RunProgress::Paused { line: 3 });
-    assert_eq!(s.machine().unwrap().workgroup().index, 1);
+    assert_eq!(s.machine().unwrap().workgroup().index(), 1);
     assert_eq!(s.step_count(), 5);
     assert_eq!(s.run_all(), RunProgress::Finished);
     assert_eq!(words(&s, 0, 2), vec![0, 1]);
@@ -177,8 +177,8 @@ fn run_to_step_reproduces_a_stepped_state() {
     assert_eq!(replay.step_count(), n);
     replay.select_wave(1);
     let (a, b) = (stepped.machine().unwrap(), replay.machine().unwrap());
-    assert_eq!(a.workgroup().waves, b.workgroup().waves);
-    assert_eq!(a.workgroup().local, b.workgroup().local);
+    assert_eq!(a.workgroup().waves(), b.workgroup().waves());
+    assert_eq!(a.workgroup().local(), b.workgroup().local());
     assert_eq!(stepped.current_line(), replay.current_line());
 }
 
@@ -238,7 +238,7 @@ fn select_workgroup_runs_forward_and_back() {
     assert_eq!(s.workgroup_count(), 3);
     s.select_workgroup(2).unwrap();
     assert_eq!(s.selection().workgroup, 2);
-    assert_eq!(s.machine().unwrap().workgroup().id, [2, 0, 0]);
+    assert_eq!(s.machine().unwrap().workgroup().id(), [2, 0, 0]);
     assert_eq!(
         s.current_line(),
         Some(3),

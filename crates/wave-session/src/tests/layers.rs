@@ -125,6 +125,12 @@ fn crate_root(lib: &str) -> (BTreeSet<String>, BTreeMap<String, String>) {
     let mut modules = BTreeSet::new();
     let mut exports = BTreeMap::new();
     for statement in code.split(';') {
+        // Attributes (`#![forbid(..)]`, `#[cfg(test)]`) stand before a declaration.
+        let statement = statement
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n");
         let statement = statement.trim();
         let declared = statement
             .strip_prefix("pub mod ")

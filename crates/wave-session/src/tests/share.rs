@@ -30,8 +30,8 @@ fn a_share_link_restores_source_form_selection_and_step() {
     assert_eq!(restored.selection(), s.selection());
     assert_eq!(restored.breakpoints(), vec![12]);
     assert_eq!(
-        restored.machine().unwrap().workgroup().waves,
-        s.machine().unwrap().workgroup().waves
+        restored.machine().unwrap().workgroup().waves(),
+        s.machine().unwrap().workgroup().waves()
     );
     assert_eq!(restored.status_text(), s.status_text());
 }

@@ -2,12 +2,13 @@
 //! and what it is. Checked against the ISA's rules written out here independently of the
 //! machine: a shuffle reads its source lane even when inactive, an out-of-range source gives 0,
 //! a broadcast takes its lane from the first active lane, votes and reductions cover the active
-//! lanes only, the prefix sum is exclusive.
-#![cfg(not(target_arch = "wasm32"))]
+//! lanes only, the prefix sum is exclusive. A unit test: it sets up waves by hand, which only the
+//! crate can.
 
 use proptest::prelude::*;
-use wave_engine::instr::{Instr, Op};
-use wave_engine::machine::{wave_op_flow, LaneSource, Wave};
+
+use crate::instr::{Instr, Op};
+use crate::machine::{wave_op_flow, LaneSource, Wave};
 
 const OPS: [Op; 12] = [
     Op::WaveShuffle,
