@@ -10,6 +10,7 @@ pub mod lower;
 pub mod machine;
 pub mod numbers;
 pub mod numeric;
+mod ops;
 pub mod program;
 pub mod syntax;
 pub mod validate;
