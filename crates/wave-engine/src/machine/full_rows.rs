@@ -2,11 +2,13 @@
 //! a 32- or 64-lane wave active) and which have no guard: each destination row is computed whole,
 //! with no mask, and the operand checks (immediates, register numbers) are done once for the
 //! group instead of once per wave. The commonest integer, float and compare instructions only —
-//! the ones loop counters, address arithmetic and loop tests are made of; everything else goes
-//! through the general dispatch (`exec::step_group`).
+//! the ones loop counters, address arithmetic and loop tests are made of, marked `rows` in the
+//! table of operations (`src/ops.rs`); everything else goes through the general dispatch
+//! (`exec::step_group`).
 //!
-//! Each instruction's per-lane rule is the numeric function the general dispatch uses, so the
-//! two paths compute the same bits; the differential tests and fixtures run both.
+//! Each instruction's per-lane rule is the numeric function the general dispatch uses (both take
+//! it from the table), so the two paths compute the same bits; the differential tests, the
+//! fixtures and this module's tests (over every op marked `rows`) run both.
 
 use super::lane_bits;
 use super::wave::{Row, Wave};
