@@ -4,215 +4,25 @@
 //! (operand kinds, structured-control-flow targets, call targets, immediates) so the machine's
 //! loop is one `match` on [`Op`] with no look-ups and no allocation.
 
-/// One operation. Grouped like the WAVE ISA reference; the `Dialect` comments mark forms that only
-/// the WAVE docs use (`wave-asm` rejects them) and that the front end accepts with a warning.
-#[rustfmt::skip]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Op {
-    // Integer (i32 bits in u32 registers; wrapping).
-    IAdd,
-    ISub,
-    IMul,
-    IMulHi,
-    IDiv,
-    IMod,
-    IMin,
-    IMax,
-    INeg,
-    IAbs,
-    IMad,
-    IClamp,
-    // F32.
-    FAdd,
-    FSub,
-    FMul,
-    FDiv,
-    FMin,
-    FMax,
-    FNeg,
-    FAbs,
-    FSqrt,
-    FRsqrt,
-    FRcp,
-    FFloor,
-    FCeil,
-    FRound,
-    FTrunc,
-    FFract,
-    FSat,
-    FSin,
-    FCos,
-    FExp2,
-    FLog2,
-    Fma,
-    FClamp,
-    // F16 (scalar: low 16 bits; `*2`: both halves).
-    HAdd,
-    HSub,
-    HMul,
-    Hma,
-    HAdd2,
-    HMul2,
-    Hma2,
-    // BF16.
-    BAdd,
-    BSub,
-    BMul,
-    Bma,
-    BAdd2,
-    BMul2,
-    Bma2,
-    // F64 in register pairs (low word in rN, high word in rN+1).
-    DAdd,
-    DSub,
-    DMul,
-    DDiv,
-    Dma,
-    DSqrt,
-    // Bitwise.
-    And,
-    Or,
-    Xor,
-    Not,
-    Shl,
-    Shr,
-    Sar,
-    BitCount,
-    BitFind,
-    BitRev,
-    Bfe,
-    Bfi,
-    // Compares: write predicate `dst`.
-    IcmpEq,
-    IcmpNe,
-    IcmpLt,
-    IcmpLe,
-    IcmpGt,
-    IcmpGe,
-    UcmpLt,
-    UcmpLe,
-    /// Dialect: `ucmp.gt`.
-    UcmpGt,
-    /// Dialect: `ucmp.ge`.
-    UcmpGe,
-    FcmpEq,
-    FcmpNe,
-    FcmpLt,
-    FcmpLe,
-    FcmpGt,
-    /// Dialect: `fcmp.ge`.
-    FcmpGe,
-    FcmpOrd,
-    FcmpUnord,
-    // Predicate logic (dialect): `dst`, `a`, `b` are predicate numbers.
-    PAnd,
-    POr,
-    PXor,
-    PNot,
-    /// `select dst, p(a), b, c`: dst = p ? b : c.
-    Select,
-    // Conversions, `cvt_DST_SRC`.
-    CvtF32I32,
-    CvtF32U32,
-    CvtI32F32,
-    CvtU32F32,
-    CvtF32F16,
-    CvtF16F32,
-    CvtF32F64,
-    CvtF64F32,
-    CvtF32Bf16,
-    CvtBf16F32,
-    // Memory: loads `dst <- [a]`, stores `[a] <- b` (u64: b,b+1; u128: b..b+3).
-    LocalLoadU8,
-    LocalLoadU16,
-    LocalLoadU32,
-    LocalLoadU64,
-    LocalStoreU8,
-    LocalStoreU16,
-    LocalStoreU32,
-    LocalStoreU64,
-    DeviceLoadU8,
-    DeviceLoadU16,
-    DeviceLoadU32,
-    DeviceLoadU64,
-    DeviceLoadU128,
-    DeviceStoreU8,
-    DeviceStoreU16,
-    DeviceStoreU32,
-    DeviceStoreU64,
-    DeviceStoreU128,
-    // Atomics: `dst <- old` unless `flags & NO_DST`; `[a] op= b`; CAS: expected b, desired c.
-    LocalAtomicAdd,
-    LocalAtomicSub,
-    LocalAtomicMin,
-    LocalAtomicMax,
-    LocalAtomicAnd,
-    LocalAtomicOr,
-    LocalAtomicXor,
-    LocalAtomicExchange,
-    LocalAtomicCas,
-    AtomicAdd,
-    AtomicSub,
-    AtomicMin,
-    AtomicMax,
-    AtomicAnd,
-    AtomicOr,
-    AtomicXor,
-    AtomicExchange,
-    AtomicCas,
-    // Wave operations over the active lanes.
-    WaveShuffle,
-    WaveShuffleUp,
-    WaveShuffleDown,
-    WaveShuffleXor,
-    WaveBroadcast,
-    /// `wave_ballot dst, p(a)`.
-    WaveBallot,
-    /// `wave_any pd(dst), ps(a)`.
-    WaveAny,
-    /// `wave_all pd(dst), ps(a)`.
-    WaveAll,
-    WavePrefixSum,
-    WaveReduceAdd,
-    WaveReduceMin,
-    WaveReduceMax,
-    // 4x4x4 f32 matrix ops on local memory; fragment ids are register numbers.
-    MmaLoadA,
-    MmaLoadB,
-    MmaStoreC,
-    MmaCompute,
-    // Structured control flow. Targets are instruction indices resolved by the front end:
-    /// `if p(a)`: `imm` = index of the matching `else` (or `endif`), `target` = index of `endif`.
-    If,
-    /// `else`: `target` = index of the matching `endif`.
-    Else,
-    EndIf,
-    /// `loop`: `target` = index of the matching `endloop`; the body starts at the next index.
-    Loop,
-    /// `break p(a)`; `flags & NEGATE_A` for the dialect form `break !p`.
-    Break,
-    /// `continue p(a)`; `flags & NEGATE_A` for the dialect form `continue !p`.
-    Continue,
-    /// `endloop`: `target` = index of the first body instruction.
-    EndLoop,
-    /// `call label`: `target` = index of the label's instruction.
-    Call,
-    Return,
-    Halt,
-    Barrier,
-    FenceAcquire,
-    FenceRelease,
-    FenceAcqRel,
-    Wait,
-    Nop,
-    // Moves.
-    Mov,
-    /// `mov_imm dst, imm`.
-    MovImm,
-    /// `mov_sr dst, sr(a)`: `a` is a [`SpecialRegister`] index.
-    MovSr,
+/// Writes the [`Op`] enum from the `ops` projection of the table of operations (`src/ops.rs`).
+macro_rules! define_op {
+    (() [$( $(#[$doc:meta])* $op:ident, )*]) => {
+        /// One operation, in the order of the table of operations (`src/ops.rs`), which follows
+        /// the WAVE ISA reference and then lists the forms only the WAVE docs use (`wave-asm`
+        /// rejects them; the front end accepts them with a warning).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        pub enum Op {
+            $( $(#[$doc])* $op, )*
+        }
+
+        impl Op {
+            /// Every operation, in discriminant order.
+            pub const ALL: &'static [Op] = &[$(Op::$op),*];
+        }
+    };
 }
+crate::ops::for_each_op!(ops => define_op());
 
 /// Execution guard: run on lanes where predicate `p` holds (or does not, when negated).
 /// One byte (not an enum with a payload, which takes two) so that [`Instr`] stays 16 bytes.

@@ -18,6 +18,7 @@ mod lower;
 pub mod machine;
 pub mod numbers;
 pub mod numeric;
+mod ops;
 pub mod program;
 pub mod syntax;
 mod validate;

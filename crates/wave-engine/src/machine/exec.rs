@@ -17,8 +17,7 @@ use super::wave::lanes_mask;
 use super::wave::{Wave, WaveStatus};
 use super::wave_ops;
 use crate::instr::{flags, Guard, Instr, Op, SpecialRegister};
-use crate::numeric::compare as cmp;
-use crate::numeric::{bf16, bitwise, convert, float, fp16, fp64, int};
+use crate::numeric::{convert, fp64};
 
 /// What an instruction can see besides its own wave.
 pub struct Env<'a> {
@@ -198,140 +197,67 @@ fn exec_f64(wave: &mut Wave, instr: &Instr, mask: u64) {
     }
 }
 
+/// `dispatch!`'s `match`: an arm `$run!(wave, mask, instr, env => kind(wave, instr, mask, f))`
+/// for each op of the `lanes` projection of the table of operations (`kind` is the lane loop of
+/// [`lanes`], `f` the op's numeric function), then the `$arms` written by hand.
+macro_rules! lanes_arms {
+    (($op:expr, $run:ident, { $($arms:tt)* }) [$( $variant:ident $kind:ident $function:path; )*]) => {
+        match $op {
+            $( Op::$variant => $run!(wave, mask, instr, env => $kind(wave, instr, mask, $function)), )*
+            $($arms)*
+        }
+    };
+}
+
 /// The instructions that read and write only their own wave's registers and predicates (no
 /// memory, no control flow, no status change), as match arms over `$op` followed by `$other` arms.
 /// Each arm is `$run!(wave, mask, instr, env => body)`: `$run` binds the four names and evaluates
 /// `body` — once for one wave ([`step`]), or for each wave of a lockstep group ([`step_group`]).
-/// The arms exist once, so the two paths cannot disagree.
+/// The arms exist once, so the two paths cannot disagree. The arms of the ops that are one
+/// numeric function lane by lane come from the table of operations (`lanes_arms!`); the others
+/// are written here.
 macro_rules! dispatch {
     ($op:expr, $run:ident, { $($other:tt)* }) => {
-        match $op {
-            Op::IAdd => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::iadd)),
-            Op::ISub => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::isub)),
-            Op::IMul => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::imul)),
-            Op::IMulHi => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::imul_hi)),
-            Op::IDiv => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::idiv)),
-            Op::IMod => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::imod)),
-            Op::IMin => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::imin)),
-            Op::IMax => $run!(wave, mask, instr, env => map2(wave, instr, mask, int::imax)),
-            Op::INeg => $run!(wave, mask, instr, env => map1(wave, instr, mask, int::ineg)),
-            Op::IAbs => $run!(wave, mask, instr, env => map1(wave, instr, mask, int::iabs)),
-            Op::IMad => $run!(wave, mask, instr, env => map3(wave, instr, mask, int::imad)),
-            Op::IClamp => $run!(wave, mask, instr, env => map3(wave, instr, mask, int::iclamp)),
-            Op::FAdd => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fadd)),
-            Op::FSub => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fsub)),
-            Op::FMul => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fmul)),
-            Op::FDiv => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fdiv)),
-            Op::FMin => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fmin)),
-            Op::FMax => $run!(wave, mask, instr, env => map2(wave, instr, mask, float::fmax)),
-            Op::FNeg => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fneg)),
-            Op::FAbs => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fabs)),
-            Op::FSqrt => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fsqrt)),
-            Op::FRsqrt => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::frsqrt)),
-            Op::FRcp => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::frcp)),
-            Op::FFloor => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::ffloor)),
-            Op::FCeil => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fceil)),
-            Op::FRound => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fround)),
-            Op::FTrunc => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::ftrunc)),
-            Op::FFract => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::ffract)),
-            Op::FSat => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fsat)),
-            Op::FSin => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fsin)),
-            Op::FCos => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fcos)),
-            Op::FExp2 => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::fexp2)),
-            Op::FLog2 => $run!(wave, mask, instr, env => map1(wave, instr, mask, float::flog2)),
+        crate::ops::for_each_op!(lanes => lanes_arms($op, $run, {
             Op::Fma => $run!(wave, mask, instr, env => lanes::fma_run(std::slice::from_mut(wave), std::slice::from_ref(instr), env.avx2_fma)),
-            Op::FClamp => $run!(wave, mask, instr, env => map3(wave, instr, mask, float::fclamp)),
-            Op::HAdd => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hadd)),
-            Op::HSub => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hsub)),
-            Op::HMul => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hmul)),
-            Op::Hma => $run!(wave, mask, instr, env => map3(wave, instr, mask, fp16::hma)),
-            Op::HAdd2 => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hadd2)),
-            Op::HMul2 => $run!(wave, mask, instr, env => map2(wave, instr, mask, fp16::hmul2)),
-            Op::Hma2 => $run!(wave, mask, instr, env => map3(wave, instr, mask, fp16::hma2)),
-            Op::BAdd => $run!(wave, mask, instr, env => map2(wave, instr, mask, bf16::badd)),
-            Op::BSub => $run!(wave, mask, instr, env => map2(wave, instr, mask, bf16::bsub)),
-            Op::BMul => $run!(wave, mask, instr, env => map2(wave, instr, mask, bf16::bmul)),
-            Op::Bma => $run!(wave, mask, instr, env => map3(wave, instr, mask, bf16::bma)),
-            Op::BAdd2 => $run!(wave, mask, instr, env => map2(wave, instr, mask, bf16::badd2)),
-            Op::BMul2 => $run!(wave, mask, instr, env => map2(wave, instr, mask, bf16::bmul2)),
-            Op::Bma2 => $run!(wave, mask, instr, env => map3(wave, instr, mask, bf16::bma2)),
             Op::DAdd | Op::DSub | Op::DMul | Op::DDiv | Op::Dma | Op::DSqrt => $run!(wave, mask, instr, env => exec_f64(wave, instr, mask)),
-            Op::And => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::and)),
-            Op::Or => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::or)),
-            Op::Xor => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::xor)),
-            Op::Not => $run!(wave, mask, instr, env => map1(wave, instr, mask, bitwise::not)),
-            Op::Shl => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::shl)),
-            Op::Shr => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::shr)),
-            Op::Sar => $run!(wave, mask, instr, env => map2(wave, instr, mask, bitwise::sar)),
-            Op::BitCount => $run!(wave, mask, instr, env => map1(wave, instr, mask, bitwise::bitcount)),
-            Op::BitFind => $run!(wave, mask, instr, env => map1(wave, instr, mask, bitwise::bitfind)),
-            Op::BitRev => $run!(wave, mask, instr, env => map1(wave, instr, mask, bitwise::bitrev)),
-            Op::Bfe => $run!(wave, mask, instr, env => map3(wave, instr, mask, bitwise::bfe)),
-            Op::Bfi => $run!(wave, mask, instr, env => map4(wave, instr, mask, bitwise::bfi)),
-            Op::IcmpEq => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_eq)),
-            Op::IcmpNe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_ne)),
-            Op::IcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_lt)),
-            Op::IcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_le)),
-            Op::IcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_gt)),
-            Op::IcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::icmp_ge)),
-            Op::UcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::ucmp_lt)),
-            Op::UcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::ucmp_le)),
-            Op::UcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::ucmp_gt)),
-            Op::UcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::ucmp_ge)),
-            Op::FcmpEq => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_eq)),
-            Op::FcmpNe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_ne)),
-            Op::FcmpLt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_lt)),
-            Op::FcmpLe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_le)),
-            Op::FcmpGt => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_gt)),
-            Op::FcmpGe => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_ge)),
-            Op::FcmpOrd => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_ord)),
-            Op::FcmpUnord => $run!(wave, mask, instr, env => compare(wave, instr, mask, cmp::fcmp_unord)),
             Op::PAnd | Op::POr | Op::PXor | Op::PNot => $run!(wave, mask, instr, env => predicate_logic(wave, instr, mask)),
             Op::Select => $run!(wave, mask, instr, env => {
-            let p = wave.predicates[instr.a as usize & 3];
-            let on_true = lanes::src_b(wave, instr);
-            let on_false = lanes::src_c(wave, instr);
-            write_masked(wave, instr.dst, mask, |l| {
-                if p >> l & 1 != 0 {
-                    on_true[l]
-                } else {
-                    on_false[l]
-                }
-            });
-        }),
-            Op::CvtF32I32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_f32_i32)),
-            Op::CvtF32U32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_f32_u32)),
-            Op::CvtI32F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_i32_f32)),
-            Op::CvtU32F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_u32_f32)),
-            Op::CvtF32F16 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_f32_f16)),
-            Op::CvtF16F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_f16_f32)),
-            Op::CvtF32Bf16 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_f32_bf16)),
-            Op::CvtBf16F32 => $run!(wave, mask, instr, env => map1(wave, instr, mask, convert::cvt_bf16_f32)),
+                let p = wave.predicates[instr.a as usize & 3];
+                let on_true = lanes::src_b(wave, instr);
+                let on_false = lanes::src_c(wave, instr);
+                write_masked(wave, instr.dst, mask, |l| {
+                    if p >> l & 1 != 0 {
+                        on_true[l]
+                    } else {
+                        on_false[l]
+                    }
+                });
+            }),
             Op::CvtF32F64 => $run!(wave, mask, instr, env => {
-            for lane in lanes::each_lane(mask) {
-                let value = convert::cvt_f32_f64(pair(wave, instr.a, lane));
-                wave.set_register(instr.dst, lane as u32, value);
-            }
-        }),
+                for lane in lanes::each_lane(mask) {
+                    let value = convert::cvt_f32_f64(pair(wave, instr.a, lane));
+                    wave.set_register(instr.dst, lane as u32, value);
+                }
+            }),
             Op::CvtF64F32 => $run!(wave, mask, instr, env => {
-            for lane in lanes::each_lane(mask) {
-                let value = convert::cvt_f64_f32(wave.register(instr.a, lane as u32));
-                set_pair(wave, instr.dst, lane, value);
-            }
-        }),
+                for lane in lanes::each_lane(mask) {
+                    let value = convert::cvt_f64_f32(wave.register(instr.a, lane as u32));
+                    set_pair(wave, instr.dst, lane, value);
+                }
+            }),
             Op::WaveShuffle | Op::WaveShuffleUp | Op::WaveShuffleDown | Op::WaveShuffleXor | Op::WaveBroadcast | Op::WaveBallot | Op::WaveAny | Op::WaveAll | Op::WavePrefixSum | Op::WaveReduceAdd | Op::WaveReduceMin | Op::WaveReduceMax => $run!(wave, mask, instr, env => wave_ops::exec(wave, instr, mask)),
             Op::FenceAcquire | Op::FenceRelease | Op::FenceAcqRel | Op::Wait | Op::Nop => $run!(wave, mask, instr, env => {}),
-            Op::Mov => $run!(wave, mask, instr, env => map1(wave, instr, mask, |a| a)),
             Op::MovImm => $run!(wave, mask, instr, env => {
-            let value = instr.imm;
-            write_masked(wave, instr.dst, mask, |_| value);
-        }),
+                let value = instr.imm;
+                write_masked(wave, instr.dst, mask, |_| value);
+            }),
             Op::MovSr => $run!(wave, mask, instr, env => {
-            let row = special_register_row(wave, env, instr.a);
-            write_masked(wave, instr.dst, mask, |l| row[l]);
-        }),
+                let row = special_register_row(wave, env, instr.a);
+                write_masked(wave, instr.dst, mask, |l| row[l]);
+            }),
             $($other)*
-        }
+        }))
     };
 }
 

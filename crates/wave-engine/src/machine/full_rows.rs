@@ -2,17 +2,17 @@
 //! a 32- or 64-lane wave active) and which have no guard: each destination row is computed whole,
 //! with no mask, and the operand checks (immediates, register numbers) are done once for the
 //! group instead of once per wave. The commonest integer, float and compare instructions only —
-//! the ones loop counters, address arithmetic and loop tests are made of; everything else goes
-//! through the general dispatch (`exec::step_group`).
+//! the ones loop counters, address arithmetic and loop tests are made of, marked `rows` in the
+//! table of operations (`src/ops.rs`); everything else goes through the general dispatch
+//! (`exec::step_group`).
 //!
-//! Each instruction's per-lane rule is the numeric function the general dispatch uses, so the
-//! two paths compute the same bits; the differential tests and fixtures run both.
+//! Each instruction's per-lane rule is the numeric function the general dispatch uses (both take
+//! it from the table), so the two paths compute the same bits; the differential tests, the
+//! fixtures and this module's tests (over every op marked `rows`) run both.
 
 use super::lane_bits;
 use super::wave::{Row, Wave};
 use crate::instr::{flags, Guard, Instr, Op};
-use crate::numeric::compare as cmp;
-use crate::numeric::{bitwise, float, int};
 
 /// Runs `instr` on every wave of `waves` (each then moves on) and says so, or returns `false`,
 /// running nothing, when it is not one of this module's instructions or its operands need the
@@ -36,35 +36,53 @@ pub(super) unsafe fn step<const N: usize>(waves: &mut [Wave], instr: &Instr) -> 
     {
         return false;
     }
-    use Op::*;
-    match instr.op {
-        IAdd => map_rows::<N>(waves, instr, |a, b, _| int::iadd(a, b)),
-        ISub => map_rows::<N>(waves, instr, |a, b, _| int::isub(a, b)),
-        IMul => map_rows::<N>(waves, instr, |a, b, _| int::imul(a, b)),
-        IMad => map_rows::<N>(waves, instr, int::imad),
-        FAdd => map_rows::<N>(waves, instr, |a, b, _| float::fadd(a, b)),
-        FSub => map_rows::<N>(waves, instr, |a, b, _| float::fsub(a, b)),
-        FMul => map_rows::<N>(waves, instr, |a, b, _| float::fmul(a, b)),
-        And => map_rows::<N>(waves, instr, |a, b, _| bitwise::and(a, b)),
-        Or => map_rows::<N>(waves, instr, |a, b, _| bitwise::or(a, b)),
-        Xor => map_rows::<N>(waves, instr, |a, b, _| bitwise::xor(a, b)),
-        Shl => map_rows::<N>(waves, instr, |a, b, _| bitwise::shl(a, b)),
-        Shr => map_rows::<N>(waves, instr, |a, b, _| bitwise::shr(a, b)),
-        Mov => map_rows::<N>(waves, instr, |a, _, _| a),
-        IcmpEq => compare::<N>(waves, instr, cmp::icmp_eq),
-        IcmpNe => compare::<N>(waves, instr, cmp::icmp_ne),
-        IcmpLt => compare::<N>(waves, instr, cmp::icmp_lt),
-        IcmpLe => compare::<N>(waves, instr, cmp::icmp_le),
-        IcmpGt => compare::<N>(waves, instr, cmp::icmp_gt),
-        IcmpGe => compare::<N>(waves, instr, cmp::icmp_ge),
-        UcmpLt => compare::<N>(waves, instr, cmp::ucmp_lt),
-        UcmpLe => compare::<N>(waves, instr, cmp::ucmp_le),
-        UcmpGt => compare::<N>(waves, instr, cmp::ucmp_gt),
-        UcmpGe => compare::<N>(waves, instr, cmp::ucmp_ge),
-        _ => return false,
+    // One arm per row of the table of operations marked `rows`: the row's numeric function over
+    // whole rows.
+    macro_rules! whole_row_arms {
+        (() [$( $op:ident rows $kind:ident $function:path; )*]) => {
+            match instr.op {
+                $( Op::$op => whole_row!($kind $function), )*
+                _ => return false,
+            }
+        };
     }
+    macro_rules! whole_row {
+        (map1 $f:path) => {
+            map_rows::<N>(waves, instr, |a, _, _| $f(a))
+        };
+        (map2 $f:path) => {
+            map_rows::<N>(waves, instr, |a, b, _| $f(a, b))
+        };
+        (map3 $f:path) => {
+            map_rows::<N>(waves, instr, $f)
+        };
+        (compare $f:path) => {
+            compare::<N>(waves, instr, $f)
+        };
+    }
+    crate::ops::for_each_op!(rows => whole_row_arms());
     true
 }
+
+/// Writes [`WHOLE_ROW_OPS`] from the `rows` projection of the table of operations.
+#[cfg(test)]
+macro_rules! define_whole_row_ops {
+    (() [$( $op:ident rows $kind:ident $function:path; )*]) => {
+        /// Every op with a whole-row path, and whether it writes a predicate (a compare).
+        const WHOLE_ROW_OPS: &[(Op, bool)] = &[$( (Op::$op, writes_predicate!($kind)), )*];
+    };
+}
+#[cfg(test)]
+macro_rules! writes_predicate {
+    (compare) => {
+        true
+    };
+    ($kind:ident) => {
+        false
+    };
+}
+#[cfg(test)]
+crate::ops::for_each_op!(rows => define_whole_row_ops());
 
 /// The first `N` lanes of register `r`'s row (rows are 64 lanes long; `N` is 32 or 64).
 ///
@@ -187,32 +205,6 @@ mod tests {
         }
     }
 
-    const OPS: [Op; 23] = [
-        Op::IAdd,
-        Op::ISub,
-        Op::IMul,
-        Op::IMad,
-        Op::FAdd,
-        Op::FSub,
-        Op::FMul,
-        Op::And,
-        Op::Or,
-        Op::Xor,
-        Op::Shl,
-        Op::Shr,
-        Op::Mov,
-        Op::IcmpEq,
-        Op::IcmpNe,
-        Op::IcmpLt,
-        Op::IcmpLe,
-        Op::IcmpGt,
-        Op::IcmpGe,
-        Op::UcmpLt,
-        Op::UcmpLe,
-        Op::UcmpGt,
-        Op::UcmpGe,
-    ];
-
     fn whole_rows_equal_the_general_dispatch<const N: usize>() {
         let (mut device, mut local) = (Memory::zeroed(0), Memory::zeroed(0));
         let env = Env {
@@ -225,9 +217,8 @@ mod tests {
             avx2_fma: None,
             counts: Default::default(),
         };
-        for op in OPS {
+        for &(op, compare) in super::WHOLE_ROW_OPS {
             // The destination is also a source: the row must be computed whole before the store.
-            let compare = OPS[13..].contains(&op);
             let instr = Instr {
                 dst: if compare { 1 } else { 2 },
                 a: 2,

@@ -20,38 +20,18 @@ pub enum Category {
     Atomic,
 }
 
-/// Where the reference files `op`.
-pub fn category(op: Op) -> Category {
-    use Op::*;
-    match op {
-        IAdd | ISub | IMul | IMulHi | IDiv | IMod | IMin | IMax | INeg | IAbs | IMad | IClamp
-        | And | Or | Xor | Not | Shl | Shr | Sar | BitCount | BitFind | BitRev | Bfe | Bfi
-        | IcmpEq | IcmpNe | IcmpLt | IcmpLe | IcmpGt | IcmpGe | UcmpLt | UcmpLe | UcmpGt
-        | UcmpGe | FcmpEq | FcmpNe | FcmpLt | FcmpLe | FcmpGt | FcmpGe | FcmpOrd | FcmpUnord
-        | PAnd | POr | PXor | PNot | Select => Category::Integer,
-        FAdd | FSub | FMul | FDiv | FMin | FMax | FNeg | FAbs | FSqrt | FRsqrt | FRcp | FFloor
-        | FCeil | FRound | FTrunc | FFract | FSat | FSin | FCos | FExp2 | FLog2 | Fma | FClamp
-        | HAdd | HSub | HMul | Hma | HAdd2 | HMul2 | Hma2 | BAdd | BSub | BMul | Bma | BAdd2
-        | BMul2 | Bma2 | DAdd | DSub | DMul | DDiv | Dma | DSqrt | CvtF32I32 | CvtF32U32
-        | CvtI32F32 | CvtU32F32 | CvtF32F16 | CvtF16F32 | CvtF32F64 | CvtF64F32 | CvtF32Bf16
-        | CvtBf16F32 | MmaLoadA | MmaLoadB | MmaStoreC | MmaCompute => Category::Float,
-        LocalLoadU8 | LocalLoadU16 | LocalLoadU32 | LocalLoadU64 | LocalStoreU8 | LocalStoreU16
-        | LocalStoreU32 | LocalStoreU64 | DeviceLoadU8 | DeviceLoadU16 | DeviceLoadU32
-        | DeviceLoadU64 | DeviceLoadU128 | DeviceStoreU8 | DeviceStoreU16 | DeviceStoreU32
-        | DeviceStoreU64 | DeviceStoreU128 => Category::Memory,
-        LocalAtomicAdd | LocalAtomicSub | LocalAtomicMin | LocalAtomicMax | LocalAtomicAnd
-        | LocalAtomicOr | LocalAtomicXor | LocalAtomicExchange | LocalAtomicCas | AtomicAdd
-        | AtomicSub | AtomicMin | AtomicMax | AtomicAnd | AtomicOr | AtomicXor | AtomicExchange
-        | AtomicCas => Category::Atomic,
-        WaveShuffle | WaveShuffleUp | WaveShuffleDown | WaveShuffleXor | WaveBroadcast
-        | WaveBallot | WaveAny | WaveAll | WavePrefixSum | WaveReduceAdd | WaveReduceMin
-        | WaveReduceMax => Category::Wave,
-        If | Else | EndIf | Loop | Break | Continue | EndLoop | Call | Return | Halt | Barrier
-        | FenceAcquire | FenceRelease | FenceAcqRel | Wait | Nop | Mov | MovImm | MovSr => {
-            Category::Control
+/// Writes [`category`] from the `category` projection of the table of operations.
+macro_rules! define_category {
+    (() [$( $op:ident $category:ident; )*]) => {
+        /// Where the reference files `op`.
+        pub fn category(op: Op) -> Category {
+            match op {
+                $( Op::$op => Category::$category, )*
+            }
         }
-    }
+    };
 }
+crate::ops::for_each_op!(category => define_category());
 
 /// The figures of the reference's statistics block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

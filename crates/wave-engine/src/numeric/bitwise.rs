@@ -18,6 +18,12 @@ pub fn xor(a: u32, b: u32) -> u32 {
     a ^ b
 }
 
+/// `mov`: the source's bits, unchanged.
+#[inline]
+pub fn mov(a: u32) -> u32 {
+    a
+}
+
 /// `not`: bitwise complement.
 #[inline]
 pub fn not(a: u32) -> u32 {
