@@ -30,7 +30,9 @@ pub(in crate::machine) struct WaveEmuRules;
 
 impl ControlRules for WaveEmuRules {
     /// Runs one step of wave `index`: its instruction, or the end of a wave left with no lane and
-    /// no frame.
+    /// no frame. Inlined into the loop, like spec mode's, so that the loop's counters stay in
+    /// registers rather than behind a call.
+    #[inline(always)]
     fn run_pick(
         pass: &mut Pass<'_>,
         index: usize,
