@@ -9,6 +9,9 @@
 //! - whenever the active mask becomes empty, the wave jumps to the innermost frame's next
 //!   meeting point (`else` if lanes wait for it, else the `endif`/`endloop`) instead of running
 //!   instructions with no lane.
+//!
+//! The reference's control flow (`reference::control`) builds on the same frames, events and
+//! wave ends: the helpers it shares are here, and it differs only in its own rules.
 
 use super::event::{Event, EventKind, EventSink};
 use super::frame::{Frame, FrameKind, MAX_CALL_DEPTH, MAX_STACK_DEPTH};
@@ -28,7 +31,13 @@ pub fn guard_mask(wave: &Wave, guard: Guard) -> u64 {
     wave.predicates[p] ^ 0u64.wrapping_sub(negate as u64)
 }
 
-fn emit<S: EventSink + ?Sized>(events: &mut S, wave: &Wave, pc: u32, mask: u64, kind: EventKind) {
+pub(super) fn emit<S: EventSink + ?Sized>(
+    events: &mut S,
+    wave: &Wave,
+    pc: u32,
+    mask: u64,
+    kind: EventKind,
+) {
     events.emit(Event {
         wave: wave.id,
         pc,
@@ -51,12 +60,14 @@ fn jump_to_meeting_point<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events
     }
 }
 
-fn finish<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
+/// The wave is over: no lane runs any more.
+pub(super) fn finish<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
     wave.status = WaveStatus::Done;
     wave.active = 0;
     emit(events, wave, pc, 0, EventKind::WaveDone);
 }
 
+/// Opens a frame; the one past `MAX_STACK_DEPTH` fails, in both behaviours.
 fn push(wave: &mut Wave, frame: Frame) -> Result<(), TrapKind> {
     if wave.stack.len() >= MAX_STACK_DEPTH {
         return Err(TrapKind::StackOverflow);
@@ -65,7 +76,8 @@ fn push(wave: &mut Wave, frame: Frame) -> Result<(), TrapKind> {
     Ok(())
 }
 
-fn predicate_operand(wave: &Wave, instr: &Instr) -> u64 {
+/// The predicate operand of `if`, `break` or `continue` (negated in the playground's dialect).
+pub(super) fn predicate_operand(wave: &Wave, instr: &Instr) -> u64 {
     let p = wave.predicates[instr.a as usize & 3];
     if instr.flags & flags::NEGATE_A != 0 {
         !p
@@ -80,6 +92,24 @@ pub fn exec_if<S: EventSink + ?Sized>(
     pc: u32,
     events: &mut S,
 ) -> Result<(), TrapKind> {
+    if enter_if(wave, instr, pc, events)? == 0 {
+        wave.pc = instr.imm;
+        emit(events, wave, pc, 0, EventKind::Skip { to: instr.imm });
+    } else {
+        wave.pc = pc + 1;
+    }
+    Ok(())
+}
+
+/// `if`'s frame and mask, the same in both behaviours: pushes a frame with the sides computed
+/// now and makes the then side active. Returns it; where the wave goes next is the caller's rule.
+#[inline(always)]
+pub(super) fn enter_if<S: EventSink + ?Sized>(
+    wave: &mut Wave,
+    instr: &Instr,
+    pc: u32,
+    events: &mut S,
+) -> Result<u64, TrapKind> {
     let entry = wave.active;
     let then_mask = entry & predicate_operand(wave, instr);
     push(
@@ -98,13 +128,7 @@ pub fn exec_if<S: EventSink + ?Sized>(
         );
     }
     wave.active = then_mask;
-    if then_mask == 0 {
-        wave.pc = instr.imm;
-        emit(events, wave, pc, 0, EventKind::Skip { to: instr.imm });
-    } else {
-        wave.pc = pc + 1;
-    }
-    Ok(())
+    Ok(then_mask)
 }
 
 pub fn exec_else<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {

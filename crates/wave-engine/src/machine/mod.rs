@@ -23,6 +23,7 @@ mod memory_ops;
 mod mma;
 mod reference;
 mod reference_stats;
+mod rules;
 mod run_loop;
 mod stats;
 mod trap;
@@ -51,9 +52,11 @@ pub use history::{
     DEFAULT_BUDGET, PAGE_BYTES,
 };
 pub use memory::Memory;
+use reference::WaveEmuRules;
 pub use reference::{wave_emu_error, wave_emu_out_of_bounds, Departure, DepartureEvent};
 pub use reference_stats::ReferenceStats;
-use run_loop::Outcome;
+use rules::ControlRules;
+use run_loop::{Outcome, SpecRules};
 pub use stats::{PcStats, ReferenceCounts, Stats};
 pub use trap::{MemorySpace, Trap, TrapKind};
 pub use wave::{lanes_mask, Fragment, FragmentStore, LaneState, Wave, WaveStatus, MAX_LANES};
@@ -334,6 +337,17 @@ impl Machine {
         &mut self,
         events: &mut S,
     ) -> Result<(), Stop> {
+        match self.behaviour {
+            Behaviour::Spec => self.advance::<SpecRules, S>(events),
+            Behaviour::WaveEmu => self.advance::<WaveEmuRules, S>(events),
+        }
+    }
+
+    /// [`Machine::advance_to_ready_wave`] by the barrier rules of `R`.
+    fn advance<R: ControlRules, S: EventSink + ?Sized>(
+        &mut self,
+        events: &mut S,
+    ) -> Result<(), Stop> {
         loop {
             match self.state {
                 State::Running => {}
@@ -347,35 +361,25 @@ impl Machine {
                 self.finish_workgroup();
                 continue;
             }
-            if self.behaviour == Behaviour::WaveEmu {
-                // No wave is ready and some wait at a barrier. The reference releases it only
-                // when every wave waits, halted ones included: otherwise the release never comes
-                // (D18).
-                let waves = &mut self.workgroup.waves;
-                if reference::barrier::is_complete(waves) {
-                    workgroup::release_waiting(waves, events);
-                    self.stats.barriers += 1;
-                    continue;
-                }
-                let wave = reference::barrier::first_waiting(waves);
-                let trap = Trap {
-                    kind: TrapKind::BarrierDeadlock,
-                    workgroup: self.workgroup.index,
-                    wave: wave as u32,
-                    lane: None,
-                    // The barrier it waits at (a waiting wave stands after it).
-                    pc: waves[wave].pc.saturating_sub(1),
-                };
-                self.state = State::Trapped(trap);
-                return Err(Stop::Trap(trap));
-            }
-            // Every live wave waits at a barrier; release them. (Cannot fail to release: finished
-            // waves never block, so some wave is ready afterwards.)
-            if self.workgroup.release_barrier_if_complete(events) {
+            // No wave is ready and some wait at a barrier: release them if the rules let them go.
+            let waves = &mut self.workgroup.waves;
+            if R::release_barrier(waves, events) {
                 self.stats.barriers += 1;
-            } else {
-                return Err(Stop::Finished);
+                continue;
             }
+            let Some(wave) = R::deadlocked_wave(waves) else {
+                return Err(Stop::Finished);
+            };
+            let trap = Trap {
+                kind: TrapKind::BarrierDeadlock,
+                workgroup: self.workgroup.index,
+                wave: wave as u32,
+                lane: None,
+                // The barrier it waits at (a waiting wave stands after it).
+                pc: waves[wave].pc.saturating_sub(1),
+            };
+            self.state = State::Trapped(trap);
+            return Err(Stop::Trap(trap));
         }
     }
 

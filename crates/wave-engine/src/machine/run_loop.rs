@@ -1,6 +1,10 @@
 //! The hot loop: executes scheduled instructions of the current workgroup, round-robin, until no
 //! wave is ready, the step allowance is used up, or something stops the machine.
 //!
+//! The loop is generic over the [`ControlRules`] of the machine's behaviour: it makes the pick,
+//! honours breakpoints and writes back the statistics and traps, and the rules run what the pick
+//! runs. In spec mode that is the fast path below ([`SpecRules`]).
+//!
 //! Everything per instruction is kept to what the semantics need: one round-robin pick, one
 //! breakpoint test (skipped when there are none), the budget test, one `Copy` instruction fetch,
 //! one per-pc statistics record, the instruction itself. Totals are summed in the [`Pass`] and
@@ -10,6 +14,8 @@
 use super::event::EventSink;
 use super::exec;
 use super::lockstep::{self, Stretch};
+use super::reference::WaveEmuRules;
+use super::rules::ControlRules;
 use super::stats::Stats;
 use super::trap::{Trap, TrapKind};
 use super::wave::{Wave, WaveStatus};
@@ -53,7 +59,20 @@ impl Machine {
             // `run_workgroup_avx2` is compiled for (`Avx2Fma::detect`).
             return unsafe { self.run_workgroup_avx2(max_steps, breakpoints, events) };
         }
-        self.workgroup_loop(max_steps, breakpoints, events)
+        self.workgroup_loop::<SpecRules>(max_steps, breakpoints, events)
+    }
+
+    /// The loop by the reference's rules ([`WaveEmuRules`]): compiled once, for the portable
+    /// feature level, and kept out of [`Machine::run_workgroup`] so that the spec copies there
+    /// stay as they are.
+    #[inline(never)]
+    fn reference_workgroup(
+        &mut self,
+        max_steps: u64,
+        breakpoints: &[bool],
+        events: &mut dyn EventSink,
+    ) -> (u64, Outcome) {
+        self.workgroup_loop::<WaveEmuRules>(max_steps, breakpoints, events)
     }
 
     /// [`Machine::workgroup_loop`] compiled for AVX2, FMA, POPCNT, BMI1/2 and LZCNT.
@@ -68,14 +87,14 @@ impl Machine {
         breakpoints: &[bool],
         events: &mut dyn EventSink,
     ) -> (u64, Outcome) {
-        self.workgroup_loop(max_steps, breakpoints, events)
+        self.workgroup_loop::<SpecRules>(max_steps, breakpoints, events)
     }
 
-    /// The loop itself, inlined into both copies (the portable one and the AVX2 one): pick a
-    /// group, then run a lockstep stretch from it when the whole workgroup stands together, else
-    /// run the group; each part accounts for what it ran.
+    /// The loop itself, inlined into each copy (the portable one and the AVX2 one of spec mode,
+    /// the reference's): pick a wave, stop before a breakpoint unless parked there, and let the
+    /// rules run the pick; they account for what they ran.
     #[inline(always)]
-    fn workgroup_loop(
+    fn workgroup_loop<R: ControlRules>(
         &mut self,
         max_steps: u64,
         breakpoints: &[bool],
@@ -130,8 +149,7 @@ impl Machine {
             if pass.ran == max_steps {
                 break Ok(Outcome::StepsUsed);
             }
-            // Pick the next wave round-robin; stop before a breakpoint (unless parked there), at
-            // the budget, or past the code.
+            // Pick the next wave round-robin; stop before a breakpoint (unless parked there).
             let Some(first) = pick_from(pass.waves, pass.pick) else {
                 break Ok(Outcome::NoWaveReady);
             };
@@ -144,26 +162,7 @@ impl Machine {
                 break Ok(Outcome::Stopped(Stop::Breakpoint { wave, pc }));
             }
             *pass.parked = None;
-            let trap = |kind| TrapAt {
-                wave: first,
-                kind,
-                lane: None,
-                pc,
-            };
-            if pass.budget != 0 && *pass.executed >= pass.budget {
-                let limit = pass.budget;
-                break Err(trap(TrapKind::BudgetExceeded { limit }));
-            }
-            let Some(instr) = pass.code.get(pc as usize) else {
-                break Err(trap(TrapKind::RanOffEnd));
-            };
-            let group = pass.form_group(first, pc, at_breakpoint, instr);
-            match pass.run_stretch(group, instr, &mut env, events) {
-                Ok(true) => continue,
-                Ok(false) => {}
-                Err(trap) => break Err(trap),
-            }
-            if let Err(trap) = pass.run_group(group, instr, &mut env, events) {
+            if let Err(trap) = R::run_pick(&mut pass, first, pc, at_breakpoint, &mut env, events) {
                 break Err(trap);
             }
         };
@@ -193,11 +192,62 @@ impl Machine {
 }
 
 /// A trap before the workgroup and the machine state are attached.
-struct TrapAt {
-    wave: usize,
-    kind: TrapKind,
-    lane: Option<u32>,
-    pc: u32,
+pub(super) struct TrapAt {
+    pub wave: usize,
+    pub kind: TrapKind,
+    pub lane: Option<u32>,
+    pub pc: u32,
+}
+
+/// WAVE spec v0.4: lanes that leave a construct early wait where the spec says, a path no lane
+/// takes is skipped, `halt` ends only the lanes that run it (`machine::control`).
+pub(super) struct SpecRules;
+
+impl ControlRules for SpecRules {
+    /// The pick and the waves after it that stand at the same instruction run it together, as
+    /// one group, or from there a lockstep stretch of the whole workgroup runs (see
+    /// [`Pass::form_group`] and [`Pass::run_stretch`]). The limit is tested before the
+    /// instruction: the one that would pass it does not run.
+    #[inline(always)]
+    fn run_pick(
+        pass: &mut Pass<'_>,
+        first: usize,
+        pc: u32,
+        at_breakpoint: bool,
+        env: &mut exec::Env,
+        events: &mut dyn EventSink,
+    ) -> Result<(), TrapAt> {
+        let trap = |kind| TrapAt {
+            wave: first,
+            kind,
+            lane: None,
+            pc,
+        };
+        if pass.budget != 0 && *pass.executed >= pass.budget {
+            let limit = pass.budget;
+            return Err(trap(TrapKind::BudgetExceeded { limit }));
+        }
+        let Some(instr) = pass.code.get(pc as usize) else {
+            return Err(trap(TrapKind::RanOffEnd));
+        };
+        let group = pass.form_group(first, pc, at_breakpoint, instr);
+        if pass.run_stretch(group, instr, env, events)? {
+            return Ok(());
+        }
+        pass.run_group(group, instr, env, events)
+    }
+
+    /// When every live wave waits at a barrier. Finished waves never block.
+    #[inline(always)]
+    fn release_barrier<S: EventSink + ?Sized>(waves: &mut [Wave], events: &mut S) -> bool {
+        release_barrier_if_complete(waves, events)
+    }
+
+    /// Never: when no wave is ready and the workgroup is not done, every live wave waits at the
+    /// barrier, which then releases, so this is not reached.
+    fn deadlocked_wave(_: &[Wave]) -> Option<usize> {
+        None
+    }
 }
 
 /// The waves `first..end` of the workgroup, ready at instruction `pc` with `active` lanes among
@@ -269,26 +319,26 @@ fn active_lanes(wave: &Wave) -> u64 {
 /// `Code::register_file_size`) and `waves` are its current workgroup's, each built with that many
 /// registers and a width `LaunchConfig::resolve` accepted (1..=64). A `Pass` is only made in
 /// [`Machine::workgroup_loop`], from the machine itself.
-struct Pass<'r> {
-    waves: &'r mut [Wave],
-    code: &'r [Instr],
+pub(super) struct Pass<'r> {
+    pub waves: &'r mut [Wave],
+    pub code: &'r [Instr],
     breakpoints: &'r [bool],
-    stats: &'r mut Stats,
+    pub stats: &'r mut Stats,
     parked: &'r mut Option<(usize, u32)>,
     /// Wave-instructions the workgroup has run: what the budget counts.
-    executed: &'r mut u64,
+    pub executed: &'r mut u64,
     /// Wave-instructions allowed per workgroup (0: no limit).
-    budget: u64,
+    pub budget: u64,
     /// This call's step allowance.
     max_steps: u64,
     /// The wave round-robin considers next.
-    pick: usize,
+    pub pick: usize,
     /// `Some(active lanes)` while every wave is known to be ready at the same pc, with those
     /// active lanes in all: the last group was the whole workgroup and its instruction kept it
     /// in lockstep.
     whole_workgroup: Option<u64>,
     slots: LaneSlots,
-    ran: u64,
+    pub ran: u64,
     active_sum: u64,
     slots_sum: u64,
 }
@@ -472,7 +522,7 @@ impl Pass<'_> {
                     break;
                 }
                 if wave.status != WaveStatus::Ready
-                    && release_barrier_if_complete(self.waves, events)
+                    && SpecRules::release_barrier(self.waves, events)
                 {
                     stats.barriers += 1;
                 }
@@ -495,7 +545,7 @@ impl Pass<'_> {
     /// Records `count` executions of the instruction at `pc` (a group's, or the part of a
     /// stretch's last round that ran before a fault) in the per-pc statistics and the totals.
     #[inline(always)]
-    fn account(&mut self, pc: u32, count: u64, active: u64, slots: u64) {
+    pub(super) fn account(&mut self, pc: u32, count: u64, active: u64, slots: u64) {
         if let Some(record) = self.stats.per_pc.get_mut(pc as usize) {
             record.count += count;
             record.active_lanes += active;

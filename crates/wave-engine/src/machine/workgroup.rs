@@ -100,14 +100,6 @@ impl Workgroup {
     pub fn pick(&self) -> Option<usize> {
         pick_from(&self.waves, self.next_pick)
     }
-
-    /// When every live wave waits at a barrier, release them all. Finished waves never block.
-    pub(crate) fn release_barrier_if_complete<S: EventSink + ?Sized>(
-        &mut self,
-        events: &mut S,
-    ) -> bool {
-        release_barrier_if_complete(&mut self.waves, events)
-    }
 }
 
 /// The workgroup's position in the grid from its linear index (x fastest).

@@ -15,21 +15,17 @@
 //! - While the wave runs, `Wave::halted` holds exactly the lanes a guarded `halt` took out (any
 //!   other `halt` ends the whole wave); a lane leaves it when a frame brings it back.
 
-use super::super::event::{Event, EventKind, EventSink};
-use super::super::frame::{Frame, FrameKind, MAX_CALL_DEPTH, MAX_STACK_DEPTH};
+use super::super::control::{emit, enter_if, finish, predicate_operand};
+use super::super::event::{EventKind, EventSink};
+use super::super::frame::FrameKind;
 use super::super::trap::TrapKind;
-use super::super::wave::{CallRecord, Wave, WaveStatus};
+use super::super::wave::{Wave, WaveStatus};
 use super::departure::{Departure, DepartureEvent};
-use crate::instr::{flags, Instr};
+use crate::instr::Instr;
 
-pub(super) fn emit(events: &mut dyn EventSink, wave: &Wave, pc: u32, mask: u64, kind: EventKind) {
-    events.emit(Event {
-        wave: wave.id,
-        pc,
-        mask,
-        kind,
-    });
-}
+/// `loop` and `call` are the spec's: `loop` pushes a frame whose body starts at the next
+/// instruction, and `call` pushes the return point (8 deep) and jumps, whatever the mask.
+pub(super) use super::super::control::{exec_call, exec_loop};
 
 pub(super) fn depart(
     events: &mut dyn EventSink,
@@ -44,25 +40,6 @@ pub(super) fn depart(
         mask,
         departure,
     });
-}
-
-/// The reference's frame limit: the 33rd push fails ("stack overflow: control flow").
-fn push(wave: &mut Wave, frame: Frame) -> Result<(), TrapKind> {
-    if wave.stack.len() >= MAX_STACK_DEPTH {
-        return Err(TrapKind::StackOverflow);
-    }
-    wave.stack.push(frame);
-    Ok(())
-}
-
-/// The predicate operand of `if`, `break` or `continue` (negated in the playground's dialect).
-fn predicate_operand(wave: &Wave, instr: &Instr) -> u64 {
-    let p = wave.predicates[instr.a as usize & 3];
-    if instr.flags & flags::NEGATE_A != 0 {
-        !p
-    } else {
-        p
-    }
 }
 
 /// After a frame set the active mask: reports the lanes it brought back that the spec would not
@@ -103,24 +80,7 @@ pub fn exec_if(
     pc: u32,
     events: &mut dyn EventSink,
 ) -> Result<(), TrapKind> {
-    let entry = wave.active;
-    let then_mask = entry & predicate_operand(wave, instr);
-    push(
-        wave,
-        Frame::new_if(pc, entry, then_mask, instr.imm, instr.target),
-    )?;
-    emit(events, wave, pc, entry, EventKind::Push(FrameKind::If));
-    let else_mask = entry & !then_mask;
-    if then_mask != 0 && else_mask != 0 {
-        emit(
-            events,
-            wave,
-            pc,
-            then_mask,
-            EventKind::Diverge { other: else_mask },
-        );
-    }
-    wave.active = then_mask;
+    enter_if(wave, instr, pc, events)?;
     wave.pc = pc + 1;
     Ok(())
 }
@@ -153,25 +113,6 @@ pub fn exec_endif(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) -> Resul
     wave.pc = pc + 1;
     emit(events, wave, pc, frame.entry, EventKind::Pop(FrameKind::If));
     report_revivals(wave, before, pc, events);
-    Ok(())
-}
-
-/// `loop`: push a frame whose body starts at the next instruction.
-pub fn exec_loop(
-    wave: &mut Wave,
-    instr: &Instr,
-    pc: u32,
-    events: &mut dyn EventSink,
-) -> Result<(), TrapKind> {
-    push(wave, Frame::new_loop(pc, wave.active, instr.target))?;
-    emit(
-        events,
-        wave,
-        pc,
-        wave.active,
-        EventKind::Push(FrameKind::Loop),
-    );
-    wave.pc = pc + 1;
     Ok(())
 }
 
@@ -257,25 +198,6 @@ pub fn exec_endloop(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) -> Res
     Ok(())
 }
 
-/// `call`: whatever the mask, push the return point (8 deep) and jump.
-pub fn exec_call(
-    wave: &mut Wave,
-    instr: &Instr,
-    pc: u32,
-    events: &mut dyn EventSink,
-) -> Result<(), TrapKind> {
-    if wave.calls.len() >= MAX_CALL_DEPTH {
-        return Err(TrapKind::CallStackOverflow);
-    }
-    wave.calls.push(CallRecord {
-        return_pc: pc + 1,
-        stack_depth: wave.stack.len() as u32,
-    });
-    emit(events, wave, pc, wave.active, EventKind::Call);
-    wave.pc = instr.target;
-    Ok(())
-}
-
 /// `return` to the caller, frames opened since the call left as they are. `false` when there is
 /// no caller: the wave is to end.
 pub fn return_to_caller(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) -> bool {
@@ -351,7 +273,5 @@ pub fn halt_guarded(wave: &mut Wave, lanes: u64, pc: u32, events: &mut dyn Event
 /// it makes at the wave's next pick.
 pub fn end_wave(wave: &mut Wave, ended: u64, pc: u32, events: &mut dyn EventSink) {
     wave.halted |= ended;
-    wave.active = 0;
-    wave.status = WaveStatus::Done;
-    emit(events, wave, pc, 0, EventKind::WaveDone);
+    finish(wave, pc, events);
 }

@@ -7,20 +7,22 @@
 //!   instructions and halts, guarded structured instructions);
 //! - `barrier`: its release rule (the release itself is spec mode's), and the deadlock when a
 //!   wave has halted;
-//! - `run_loop`: one instruction per round-robin pick, its instruction limit and its end of a
-//!   wave with nothing left to run;
+//! - `rules`: [`WaveEmuRules`], the machine's [`ControlRules`](super::rules::ControlRules) for
+//!   this mode: one instruction per round-robin pick, its instruction limit, its end of a wave
+//!   with nothing left to run, and its barrier rule;
 //! - `departure`: what a view is told when a step does what the spec would not;
 //! - `message`: the reference's error text for a trap.
 //!
-//! Spec mode never enters this module: the machine branches to `run_loop` once per call of its
-//! run loop, so the spec loop and its fast paths are unchanged.
+//! The run loop and the scheduler are the machine's own, generic over the rules: spec mode never
+//! enters this module, and its copy of the loop has nothing of this mode in it.
 
-pub(super) mod barrier;
+mod barrier;
 mod control;
 mod departure;
 mod message;
-mod run_loop;
+mod rules;
 mod step;
 
 pub use departure::{Departure, DepartureEvent};
 pub use message::{wave_emu_error, wave_emu_out_of_bounds};
+pub(super) use rules::WaveEmuRules;
