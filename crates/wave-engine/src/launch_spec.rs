@@ -7,7 +7,7 @@ use crate::machine::{LaunchConfig, DEFAULT_LOCAL_MEMORY, MAX_MEMORY_BYTES};
 use crate::numbers::{parse_dims, parse_u32, parse_u32_bits, parse_u64};
 
 /// The highest general register a launch may set: `r255` does not exist in WAVE.
-pub const MAX_REGISTER: u8 = 254;
+pub(crate) const MAX_REGISTER: u8 = 254;
 
 /// The parts of a launch as written. Every field is the text the user gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,7 +157,7 @@ fn parse_wave_width(text: &str) -> Result<u32, String> {
 }
 
 /// A size in bytes with an optional `K`/`KiB`/`M`/`MiB` suffix, at most [`MAX_MEMORY_BYTES`].
-pub fn parse_bytes(text: &str) -> Result<u32, String> {
+pub(crate) fn parse_bytes(text: &str) -> Result<u32, String> {
     let trimmed = text.trim();
     let lower = trimmed.to_ascii_lowercase();
     let (digits, unit) = if let Some(d) = lower

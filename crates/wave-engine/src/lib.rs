@@ -10,6 +10,9 @@
 //! numbers ([`numbers`]) and values ([`numeric`]), and the editor's tables ([`syntax`]). The
 //! passes between (lexing, parsing, lowering, validation) and the machine's insides are private.
 
+// Everything the API above does not name is `pub(crate)` at most, so a `pub` says "API".
+#![warn(unreachable_pub)]
+
 pub mod compile;
 pub mod diagnostic;
 pub mod instr;

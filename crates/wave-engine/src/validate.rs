@@ -25,7 +25,7 @@ use crate::program::Kernel;
 use crate::syntax::mnemonics::{Kind, Slot, MNEMONICS, PREDICATE_LOGIC};
 
 /// The most registers a kernel may have (r0..r255).
-pub const MAX_REGISTERS: u32 = 256;
+pub(crate) const MAX_REGISTERS: u32 = 256;
 
 /// An [`Instr`] field, for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! Lowering: parsed items to a [`Program`]. Groups statements into kernels, applies directives,
 //! resolves structured targets and per-kernel labels, and checks register ranges.
 
-pub mod select;
-pub mod structure;
+pub(crate) mod select;
+pub(crate) mod structure;
 
 use crate::diagnostic::{LineIndex, Sink};
 use crate::instr::{Guard, Instr, Op};
@@ -13,7 +13,7 @@ use select::{select, RegisterUse};
 use structure::Structure;
 
 /// `wave-asm` writes 32 into the metadata when `.registers` is absent.
-pub const DEFAULT_REGISTER_COUNT: u32 = 32;
+pub(crate) const DEFAULT_REGISTER_COUNT: u32 = 32;
 
 struct Call {
     index: usize,
@@ -64,7 +64,7 @@ struct Lowering<'s, 'd> {
     done: Vec<KernelBuilder>,
 }
 
-pub fn lower(items: &[Item], lines: &LineIndex, sink: &mut Sink) -> Program {
+pub(crate) fn lower(items: &[Item], lines: &LineIndex, sink: &mut Sink) -> Program {
     let mut lowering = Lowering {
         lines,
         sink,

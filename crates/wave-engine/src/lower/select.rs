@@ -10,14 +10,14 @@ use crate::syntax::suggest::closest;
 
 /// Registers an instruction touches: `count` consecutive registers from `first`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RegisterUse {
+pub(crate) struct RegisterUse {
     pub first: u8,
     pub count: u8,
     pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Selected {
+pub(crate) struct Selected {
     pub instr: Instr,
     pub registers: Vec<RegisterUse>,
     /// `call`'s label and its span, resolved per kernel later.
@@ -26,11 +26,11 @@ pub struct Selected {
 
 /// The outcome for one statement. On failure the op is still returned when it is known, so
 /// structured-control checks can go on without cascading errors.
-pub type SelectOutcome = Result<Selected, Option<Op>>;
+pub(crate) type SelectOutcome = Result<Selected, Option<Op>>;
 
 const WAVE_ASM_REJECTS_IMMEDIATES: &str = "immediate operands are docs dialect: wave-asm accepts an immediate only in `mov_imm` and rejects this with \"expected register operand\"";
 
-pub fn select(statement: &Statement, sink: &mut Sink) -> SelectOutcome {
+pub(crate) fn select(statement: &Statement, sink: &mut Sink) -> SelectOutcome {
     let written = mnemonics::strip_cache_hints(&statement.mnemonic);
     let first_is_predicate = matches!(
         statement.operands.first().map(|o| &o.kind),

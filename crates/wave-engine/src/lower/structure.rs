@@ -6,7 +6,7 @@ use crate::instr::{Instr, Op};
 use crate::program::Span;
 
 /// The ISA's divergence-stack limit (spec MIN_DIVERGENCE_DEPTH, `wave-emu`'s 32 frames).
-pub const MAX_DEPTH: usize = 32;
+pub(crate) const MAX_DEPTH: usize = 32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FrameKind {
@@ -41,18 +41,18 @@ struct Frame {
 }
 
 #[derive(Debug, Default)]
-pub struct Structure {
+pub(crate) struct Structure {
     stack: Vec<Frame>,
     max_depth: u32,
 }
 
 impl Structure {
-    pub fn max_depth(&self) -> u32 {
+    pub(crate) fn max_depth(&self) -> u32 {
         self.max_depth
     }
 
     /// Tracks instruction `index` (already pushed into `code`), resolving targets on close.
-    pub fn track(
+    pub(crate) fn track(
         &mut self,
         code: &mut [Instr],
         index: usize,
@@ -182,7 +182,7 @@ impl Structure {
     }
 
     /// At `.end` (or end of file): every construct still open is an error.
-    pub fn finish(&mut self, sink: &mut Sink) {
+    pub(crate) fn finish(&mut self, sink: &mut Sink) {
         for frame in self.stack.drain(..) {
             sink.error(
                 frame.span,

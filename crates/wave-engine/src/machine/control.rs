@@ -21,7 +21,7 @@ use crate::instr::{flags, Guard, Instr};
 
 /// Lanes of the wave where the instruction's guard holds.
 #[inline(always)]
-pub fn guard_mask(wave: &Wave, guard: Guard) -> u64 {
+pub(super) fn guard_mask(wave: &Wave, guard: Guard) -> u64 {
     if guard == Guard::Always {
         return u64::MAX;
     }
@@ -86,7 +86,7 @@ pub(super) fn predicate_operand(wave: &Wave, instr: &Instr) -> u64 {
     }
 }
 
-pub fn exec_if<S: EventSink + ?Sized>(
+pub(super) fn exec_if<S: EventSink + ?Sized>(
     wave: &mut Wave,
     instr: &Instr,
     pc: u32,
@@ -131,7 +131,7 @@ pub(super) fn enter_if<S: EventSink + ?Sized>(
     Ok(then_mask)
 }
 
-pub fn exec_else<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
+pub(super) fn exec_else<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
     let Some(frame) = wave.stack.last_mut() else {
         return finish(wave, pc, events);
     };
@@ -162,11 +162,11 @@ fn pop_and_reconverge<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &
     }
 }
 
-pub fn exec_endif<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
+pub(super) fn exec_endif<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
     pop_and_reconverge(wave, pc, events);
 }
 
-pub fn exec_loop<S: EventSink + ?Sized>(
+pub(super) fn exec_loop<S: EventSink + ?Sized>(
     wave: &mut Wave,
     instr: &Instr,
     pc: u32,
@@ -184,7 +184,7 @@ pub fn exec_loop<S: EventSink + ?Sized>(
     Ok(())
 }
 
-pub fn exec_endloop<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
+pub(super) fn exec_endloop<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mut S) {
     let Some(frame) = wave.stack.last_mut() else {
         return finish(wave, pc, events);
     };
@@ -203,13 +203,13 @@ pub fn exec_endloop<S: EventSink + ?Sized>(wave: &mut Wave, pc: u32, events: &mu
 
 /// The lanes a `break` or `continue` takes out of the loop: active, guard and predicate hold.
 #[inline(always)]
-pub fn leaving_lanes(wave: &Wave, instr: &Instr) -> u64 {
+pub(super) fn leaving_lanes(wave: &Wave, instr: &Instr) -> u64 {
     wave.active & guard_mask(wave, instr.guard) & predicate_operand(wave, instr)
 }
 
 /// `break` (when `is_break`) or `continue`: the chosen lanes leave every frame above their loop
 /// and wait in the loop's break or continue mask.
-pub fn exec_break_continue<S: EventSink + ?Sized>(
+pub(super) fn exec_break_continue<S: EventSink + ?Sized>(
     wave: &mut Wave,
     instr: &Instr,
     pc: u32,
@@ -245,7 +245,12 @@ pub fn exec_break_continue<S: EventSink + ?Sized>(
 }
 
 /// `halt`: only the executing lanes end; no frame remembers them.
-pub fn halt_lanes<S: EventSink + ?Sized>(wave: &mut Wave, lanes: u64, pc: u32, events: &mut S) {
+pub(super) fn halt_lanes<S: EventSink + ?Sized>(
+    wave: &mut Wave,
+    lanes: u64,
+    pc: u32,
+    events: &mut S,
+) {
     if lanes != 0 {
         for frame in &mut wave.stack {
             frame.forget(lanes);
@@ -261,7 +266,7 @@ pub fn halt_lanes<S: EventSink + ?Sized>(wave: &mut Wave, lanes: u64, pc: u32, e
     }
 }
 
-pub fn exec_call<S: EventSink + ?Sized>(
+pub(super) fn exec_call<S: EventSink + ?Sized>(
     wave: &mut Wave,
     instr: &Instr,
     pc: u32,
@@ -280,7 +285,7 @@ pub fn exec_call<S: EventSink + ?Sized>(
 }
 
 /// `return`: back to the caller; with no caller it ends the executing lanes, like `halt`.
-pub fn exec_return<S: EventSink + ?Sized>(
+pub(super) fn exec_return<S: EventSink + ?Sized>(
     wave: &mut Wave,
     pc: u32,
     lanes: u64,

@@ -20,7 +20,7 @@ use crate::instr::{flags, Guard, Instr, Op, SpecialRegister};
 use crate::numeric::{convert, fp64};
 
 /// What an instruction can see besides its own wave.
-pub struct Env<'a> {
+pub(super) struct Env<'a> {
     pub device: &'a mut Memory,
     pub local: &'a mut Memory,
     pub workgroup_id: [u32; 3],
@@ -37,7 +37,7 @@ pub struct Env<'a> {
 }
 
 /// A fault raised by one instruction, before workgroup/wave/pc are attached.
-pub struct Fault {
+pub(super) struct Fault {
     pub kind: TrapKind,
     pub lane: Option<u32>,
 }
@@ -273,7 +273,7 @@ macro_rules! dispatch {
 /// wave's register file, and the wave is at most 64 lanes wide.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub unsafe fn step<S: EventSink + ?Sized>(
+pub(super) unsafe fn step<S: EventSink + ?Sized>(
     wave: &mut Wave,
     instr: &Instr,
     env: &mut Env,
@@ -362,7 +362,7 @@ pub unsafe fn step<S: EventSink + ?Sized>(
 /// with one dispatch for all of them. Returns `false`, running nothing, for any other instruction.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn step_group(waves: &mut [Wave], instr: &Instr, env: &Env) -> bool {
+pub(super) fn step_group(waves: &mut [Wave], instr: &Instr, env: &Env) -> bool {
     macro_rules! each {
         ($w:ident, $m:ident, $i:ident, $e:ident => $body:expr) => {{
             for wave in waves.iter_mut() {
@@ -390,7 +390,7 @@ pub fn step_group(waves: &mut [Wave], instr: &Instr, env: &Env) -> bool {
 /// no control flow, no change of the wave's status. Such instructions of waves standing at the
 /// same instruction can run as a group ([`step_group`]) without changing any result.
 #[inline(always)]
-pub fn is_register_only(op: Op) -> bool {
+pub(super) fn is_register_only(op: Op) -> bool {
     macro_rules! yes {
         ($($ignored:tt)*) => {
             true
@@ -412,7 +412,7 @@ pub fn is_register_only(op: Op) -> bool {
 /// waves have the code's register-file size, with a width `LaunchConfig::resolve` accepted.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub unsafe fn load_or_store_each(
+pub(super) unsafe fn load_or_store_each(
     waves: &mut [Wave],
     instr: &Instr,
     env: &mut Env,
@@ -453,7 +453,7 @@ fn waves_that_ran<'w>(waves: &'w [Wave], result: &Result<(), (usize, Fault)>) ->
 /// As for [`load_or_store_each`], and every wave has every lane of its width active and the same
 /// number of registers.
 #[inline(always)]
-pub unsafe fn load_full_waves(
+pub(super) unsafe fn load_full_waves(
     waves: &mut [Wave],
     instr: &Instr,
     env: &mut Env,
@@ -674,7 +674,7 @@ unsafe fn load_or_store(
 /// its active lanes and status unchanged: register-only instructions, loads and stores.
 /// Waves standing together at such an instruction stand together at the next one.
 #[inline(always)]
-pub fn keeps_lockstep(op: Op) -> bool {
+pub(super) fn keeps_lockstep(op: Op) -> bool {
     use Op::*;
     is_register_only(op)
         || matches!(

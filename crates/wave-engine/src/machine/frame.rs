@@ -1,9 +1,9 @@
 //! Divergence-stack frames: one per open `if` or `loop` of a wave.
 
 /// Deepest allowed nesting of `if`/`loop` frames per wave (the spec's minimum, wave-emu's limit).
-pub const MAX_STACK_DEPTH: usize = 32;
+pub(super) const MAX_STACK_DEPTH: usize = 32;
 /// Deepest allowed `call` nesting per wave.
-pub const MAX_CALL_DEPTH: usize = 8;
+pub(super) const MAX_CALL_DEPTH: usize = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrameKind {

@@ -8,7 +8,7 @@
 
 /// Bit `lane` set for every lane whose flag is nonzero. Each flag must be all ones or zero.
 #[inline(always)]
-pub fn pack<const N: usize>(flags: &[u32; N]) -> u64 {
+pub(super) fn pack<const N: usize>(flags: &[u32; N]) -> u64 {
     debug_assert!(flags.iter().all(|&flag| flag == 0 || flag == u32::MAX));
     #[cfg(any(
         target_arch = "x86_64",

@@ -9,11 +9,11 @@ use super::lane_bits;
 use super::wave::{lanes_mask, Wave};
 use crate::instr::{flags, Instr};
 
-pub use super::wave::{Row, MAX_LANES};
+pub(super) use super::wave::{Row, MAX_LANES};
 
 /// Register `reg` across the wave's lanes, or the immediate splatted when `is_imm`.
 #[inline(always)]
-pub fn operand(wave: &Wave, reg: u8, is_imm: bool, imm: u32) -> Row {
+pub(super) fn operand(wave: &Wave, reg: u8, is_imm: bool, imm: u32) -> Row {
     if is_imm {
         Row::splat(imm)
     } else {
@@ -22,24 +22,24 @@ pub fn operand(wave: &Wave, reg: u8, is_imm: bool, imm: u32) -> Row {
 }
 
 #[inline(always)]
-pub fn src_a(wave: &Wave, instr: &Instr) -> Row {
+pub(super) fn src_a(wave: &Wave, instr: &Instr) -> Row {
     operand(wave, instr.a, instr.flags & flags::A_IMM != 0, instr.imm)
 }
 
 #[inline(always)]
-pub fn src_b(wave: &Wave, instr: &Instr) -> Row {
+pub(super) fn src_b(wave: &Wave, instr: &Instr) -> Row {
     operand(wave, instr.b, instr.flags & flags::B_IMM != 0, instr.imm)
 }
 
 #[inline(always)]
-pub fn src_c(wave: &Wave, instr: &Instr) -> Row {
+pub(super) fn src_c(wave: &Wave, instr: &Instr) -> Row {
     operand(wave, instr.c, instr.flags & flags::C_IMM != 0, instr.imm)
 }
 
 /// Writes `value(lane)` into register `dst` for the lanes in `mask`.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn write_masked(wave: &mut Wave, dst: u8, mask: u64, value: impl Fn(usize) -> u32) {
+pub(super) fn write_masked(wave: &mut Wave, dst: u8, mask: u64, value: impl Fn(usize) -> u32) {
     if wave.width <= 32 {
         let computed = compute::<32>(value);
         store(wave, dst, mask, &computed);
@@ -78,7 +78,7 @@ fn store<const N: usize>(wave: &mut Wave, dst: u8, mask: u64, computed: &[u32; N
 /// looked at).
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn store_row(wave: &mut Wave, dst: u8, mask: u64, computed: &Row) {
+pub(super) fn store_row(wave: &mut Wave, dst: u8, mask: u64, computed: &Row) {
     if wave.width <= 32 {
         let mut head = [0u32; 32];
         head.copy_from_slice(&computed[..32]);
@@ -116,25 +116,30 @@ macro_rules! lane_op {
 
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn map1(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32) -> u32) {
+pub(super) fn map1(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32) -> u32) {
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM])
 }
 
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn map2(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> u32) {
+pub(super) fn map2(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> u32) {
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM])
 }
 
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn map3(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32) -> u32) {
+pub(super) fn map3(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32) -> u32) {
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM, c: c: flags::C_IMM])
 }
 
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn map4(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32, u32) -> u32) {
+pub(super) fn map4(
+    wave: &mut Wave,
+    instr: &Instr,
+    mask: u64,
+    f: impl Fn(u32, u32, u32, u32) -> u32,
+) {
     lane_op!(wave, instr, mask, f, [a: a: flags::A_IMM, b: b: flags::B_IMM, c: c: flags::C_IMM, d: d: 0])
 }
 
@@ -151,7 +156,7 @@ pub fn map4(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32, u32,
 /// rules the few others ([`fma_rows_portable`]): the same bits either way.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn fma_run(waves: &mut [Wave], run: &[Instr], hardware: Option<Avx2Fma>) {
+pub(super) fn fma_run(waves: &mut [Wave], run: &[Instr], hardware: Option<Avx2Fma>) {
     #[cfg(target_arch = "x86_64")]
     if hardware.is_some() {
         // SAFETY: an `Avx2Fma` exists only on CPUs with AVX2 and FMA (`Avx2Fma::detect`).
@@ -390,7 +395,7 @@ fn fma_rows_without_nan(
 
 /// Sets predicate `p` to `test(lane)` on the lanes in `mask`, leaving the others unchanged.
 #[inline(always)]
-pub fn set_predicate(wave: &mut Wave, p: u8, mask: u64, test: impl Fn(usize) -> bool) {
+pub(super) fn set_predicate(wave: &mut Wave, p: u8, mask: u64, test: impl Fn(usize) -> bool) {
     let bits = lane_flags(wave.width, test);
     let slot = &mut wave.predicates[p as usize & 3];
     *slot = (*slot & !mask) | (bits & mask);
@@ -400,7 +405,7 @@ pub fn set_predicate(wave: &mut Wave, p: u8, mask: u64, test: impl Fn(usize) -> 
 /// too (a constant trip count vectorises) but masked off.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn compare(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> bool) {
+pub(super) fn compare(wave: &mut Wave, instr: &Instr, mask: u64, f: impl Fn(u32, u32) -> bool) {
     let a;
     let a: &Row = source_row!(wave, instr, a, flags::A_IMM, a);
     let b;
@@ -434,14 +439,14 @@ fn flag_bits<const N: usize>(test: impl Fn(usize) -> bool) -> u64 {
 
 /// A register pair (`r`, `r + 1`) of one lane as a u64, low word first.
 #[inline(always)]
-pub fn pair(wave: &Wave, r: u8, lane: usize) -> u64 {
+pub(super) fn pair(wave: &Wave, r: u8, lane: usize) -> u64 {
     let low = wave.register(r, lane as u32);
     let high = wave.register(r.wrapping_add(1), lane as u32);
     crate::numeric::fp64::join(low, high)
 }
 
 #[inline(always)]
-pub fn set_pair(wave: &mut Wave, r: u8, lane: usize, value: u64) {
+pub(super) fn set_pair(wave: &mut Wave, r: u8, lane: usize, value: u64) {
     let (low, high) = crate::numeric::fp64::split(value);
     wave.set_register(r, lane as u32, low);
     wave.set_register(r.wrapping_add(1), lane as u32, high);
@@ -449,7 +454,7 @@ pub fn set_pair(wave: &mut Wave, r: u8, lane: usize, value: u64) {
 
 /// Iterates the set bits of a mask, lowest first.
 #[inline(always)]
-pub fn each_lane(mut mask: u64) -> impl Iterator<Item = usize> {
+pub(super) fn each_lane(mut mask: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         if mask == 0 {
             return None;

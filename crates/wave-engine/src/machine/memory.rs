@@ -28,12 +28,12 @@ pub const PAGE_BYTES: usize = 4096;
 const PAGE_SHIFT: u32 = PAGE_BYTES.trailing_zeros();
 
 /// The written-page bits of a memory, for store paths that write its bytes directly.
-pub struct DirtyPages<'a>(&'a mut [u64]);
+pub(crate) struct DirtyPages<'a>(&'a mut [u64]);
 
 impl DirtyPages<'_> {
     /// Marks the pages of `start..end` (`start < end`, both inside the memory) as written.
     #[inline(always)]
-    pub fn mark(&mut self, start: usize, end: usize) {
+    pub(crate) fn mark(&mut self, start: usize, end: usize) {
         let (first, last) = (start >> PAGE_SHIFT, (end - 1) >> PAGE_SHIFT);
         for page in first..=last {
             if let Some(word) = self.0.get_mut(page / 64) {
@@ -53,7 +53,7 @@ pub struct OutOfBounds {
 /// The `width` bytes at `address` in `bytes`, or `None` when they do not all fit. The end is
 /// computed without overflow: `usize` is 32 bits on wasm32, where `address + width` can pass it.
 #[inline(always)]
-pub fn bytes_at(bytes: &[u8], address: u32, width: usize) -> Option<&[u8]> {
+pub(super) fn bytes_at(bytes: &[u8], address: u32, width: usize) -> Option<&[u8]> {
     let start = address as usize;
     bytes.get(start..start.checked_add(width)?)
 }

@@ -10,7 +10,7 @@ use super::wave::Wave;
 use crate::instr::{flags, Instr, Op};
 
 /// A fault in one lane.
-pub struct LaneFault {
+pub(super) struct LaneFault {
     pub kind: TrapKind,
     pub lane: u32,
 }
@@ -27,7 +27,7 @@ fn fault(space: MemorySpace, lane: usize, oob: OutOfBounds) -> LaneFault {
 }
 
 /// Bytes moved by a load or store op, and how many registers that spans.
-pub fn access_width(op: Op) -> u32 {
+pub(super) fn access_width(op: Op) -> u32 {
     use Op::*;
     match op {
         LocalLoadU8 | LocalStoreU8 | DeviceLoadU8 | DeviceStoreU8 => 1,
@@ -38,7 +38,7 @@ pub fn access_width(op: Op) -> u32 {
     }
 }
 
-pub fn load(
+pub(super) fn load(
     wave: &mut Wave,
     instr: &Instr,
     mask: u64,
@@ -135,7 +135,7 @@ pub(super) fn lanes_before(mask: u64, lane: usize) -> u64 {
 /// `instr.a < wave.registers.len()` and `wave.width <= 64`: the full-wave path reads the address
 /// row through a raw pointer. (The destination range is checked here.)
 #[inline(always)]
-pub unsafe fn load_words<const WORDS: usize>(
+pub(super) unsafe fn load_words<const WORDS: usize>(
     wave: &mut Wave,
     instr: &Instr,
     mask: u64,
@@ -195,7 +195,7 @@ pub(super) fn load_lanes<const WORDS: usize>(
     result
 }
 
-pub fn store(
+pub(super) fn store(
     wave: &Wave,
     instr: &Instr,
     mask: u64,
@@ -251,7 +251,7 @@ pub fn store(
 /// nothing, for anything else (a partial mask, a possible fault, registers past the file), which
 /// the checked path then handles.
 #[inline(always)]
-pub fn store_words_full_wave<const WORDS: usize>(
+pub(super) fn store_words_full_wave<const WORDS: usize>(
     wave: &Wave,
     instr: &Instr,
     mask: u64,
@@ -282,7 +282,7 @@ pub fn store_words_full_wave<const WORDS: usize>(
 /// The common case, a u32 scatter in lane order.
 #[cfg_attr(target_arch = "x86_64", inline(always))]
 #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-pub fn store_u32(
+pub(super) fn store_u32(
     wave: &Wave,
     instr: &Instr,
     mask: u64,
@@ -332,7 +332,7 @@ fn atomic_update(op: Op, old: u32, value: u32, desired: u32) -> u32 {
     }
 }
 
-pub fn atomic(
+pub(super) fn atomic(
     wave: &mut Wave,
     instr: &Instr,
     mask: u64,

@@ -52,7 +52,7 @@ fn oob(lane: usize, address: u32) -> LaneFault {
     }
 }
 
-pub fn exec(
+pub(super) fn exec(
     wave: &mut Wave,
     instr: &Instr,
     mask: u64,

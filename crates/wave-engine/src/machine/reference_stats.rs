@@ -11,7 +11,7 @@ use crate::instr::{Instr, Op};
 
 /// The categories the reference files instructions under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Category {
+pub(super) enum Category {
     Integer,
     Float,
     Memory,
@@ -24,7 +24,7 @@ pub enum Category {
 macro_rules! define_category {
     (() [$( $op:ident $category:ident; )*]) => {
         /// Where the reference files `op`.
-        pub fn category(op: Op) -> Category {
+        pub(crate) fn category(op: Op) -> Category {
             match op {
                 $( Op::$op => Category::$category, )*
             }

@@ -13,7 +13,7 @@ pub const MAX_LANES: usize = 64;
 /// never straddles two (a plain `[u32; 64]` sits wherever the allocator puts it, 16-byte aligned).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub struct Row(pub [u32; MAX_LANES]);
+pub(crate) struct Row(pub [u32; MAX_LANES]);
 
 // The fast paths' raw pointers step rows by `size_of::<Row>()` and read lanes from offset 0.
 const _: () =
@@ -21,7 +21,7 @@ const _: () =
 
 impl Row {
     /// Every lane `value`.
-    pub const fn splat(value: u32) -> Row {
+    pub(crate) const fn splat(value: u32) -> Row {
         Row([value; MAX_LANES])
     }
 }

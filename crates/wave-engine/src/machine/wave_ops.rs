@@ -10,7 +10,7 @@ use crate::numeric::int;
 /// The lane a shuffle of kind `op` reads for `lane`, given that lane's selector (the source
 /// lane, the delta or the xor mask); `None` when the source is out of range (the lane gets 0).
 #[inline(always)]
-pub fn shuffle_source(op: Op, lane: usize, selector: u32, width: usize) -> Option<usize> {
+pub(super) fn shuffle_source(op: Op, lane: usize, selector: u32, width: usize) -> Option<usize> {
     let s = selector as usize;
     let source = match op {
         Op::WaveShuffle | Op::WaveBroadcast => Some(s),
@@ -21,7 +21,7 @@ pub fn shuffle_source(op: Op, lane: usize, selector: u32, width: usize) -> Optio
     source.filter(|&source| source < width)
 }
 
-pub fn exec(wave: &mut Wave, instr: &Instr, mask: u64) {
+pub(super) fn exec(wave: &mut Wave, instr: &Instr, mask: u64) {
     let width = wave.width as usize;
     match instr.op {
         Op::WaveShuffle | Op::WaveShuffleUp | Op::WaveShuffleDown | Op::WaveShuffleXor => {

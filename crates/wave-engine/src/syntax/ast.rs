@@ -25,7 +25,7 @@ impl Scope {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum OperandKind {
+pub(crate) enum OperandKind {
     Register(u8),
     Predicate {
         index: u8,
@@ -43,7 +43,7 @@ pub enum OperandKind {
 
 impl OperandKind {
     /// How messages name this kind of operand.
-    pub fn describe(&self) -> &'static str {
+    pub(crate) fn describe(&self) -> &'static str {
         match self {
             OperandKind::Register(_) => "a register",
             OperandKind::Predicate { .. } => "a predicate",
@@ -58,13 +58,13 @@ impl OperandKind {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Operand {
+pub(crate) struct Operand {
     pub kind: OperandKind,
     pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Statement {
+pub(crate) struct Statement {
     /// `@pN` / `@!pN` and the span of the prefix.
     pub guard: Option<(Guard, Span)>,
     /// As written, including dotted suffixes and cache hints.
@@ -76,7 +76,7 @@ pub struct Statement {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Directive {
+pub(crate) enum Directive {
     /// `.kernel NAME`; `None` when the name was missing or unreadable (already diagnosed).
     Kernel {
         name: Option<(String, Span)>,
@@ -89,14 +89,14 @@ pub enum Directive {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum ItemKind {
+pub(crate) enum ItemKind {
     Directive(Directive),
     Label(String),
     Statement(Statement),
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Item {
+pub(crate) struct Item {
     pub kind: ItemKind,
     /// The directive through its arguments, the label with its colon, or the statement.
     pub span: Span,

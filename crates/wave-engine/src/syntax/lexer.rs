@@ -35,17 +35,17 @@ pub struct Token {
 }
 
 /// `wave-asm`'s immediate range: anything from i32::MIN to u32::MAX.
-pub const IMMEDIATE_MIN: i64 = -(1 << 31);
-pub const IMMEDIATE_MAX: i64 = (1 << 32) - 1;
+pub(crate) const IMMEDIATE_MIN: i64 = -(1 << 31);
+pub(crate) const IMMEDIATE_MAX: i64 = (1 << 32) - 1;
 
-pub fn lex(source: &str, sink: &mut Sink) -> Vec<Token> {
+pub(crate) fn lex(source: &str, sink: &mut Sink) -> Vec<Token> {
     lex_lines(source, 0, source.len(), sink)
 }
 
 /// Lexes `source[start..end]`, with spans into the whole `source`. `start` must begin a line
 /// and `end` must end one (just past its line break, or the end of the source): no token spans
 /// a line break, so lexing a source a few lines at a time gives exactly the tokens of [`lex`].
-pub fn lex_lines(source: &str, start: usize, end: usize, sink: &mut Sink) -> Vec<Token> {
+pub(crate) fn lex_lines(source: &str, start: usize, end: usize, sink: &mut Sink) -> Vec<Token> {
     let end = end.min(source.len());
     let mut lexer = Lexer {
         source,

@@ -9,7 +9,7 @@ use crate::syntax::ast::{Directive, Item, ItemKind, Operand, OperandKind, Scope,
 use crate::syntax::lexer::{Token, TokenKind};
 use crate::syntax::mnemonics;
 
-pub fn parse(source: &str, tokens: &[Token], sink: &mut Sink) -> Vec<Item> {
+pub(crate) fn parse(source: &str, tokens: &[Token], sink: &mut Sink) -> Vec<Item> {
     let tokens: Vec<Token> = tokens
         .iter()
         .copied()

@@ -1,7 +1,7 @@
 //! "Did you mean …?" suggestions by edit distance.
 
 /// Levenshtein distance over chars.
-pub fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b_chars: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b_chars.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -16,7 +16,10 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The closest candidate, if it is close enough to be a plausible typo (a third of the word).
-pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub(crate) fn closest<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
     let limit = (word.chars().count() / 3).max(1);
     candidates
         .into_iter()

@@ -38,7 +38,7 @@ fn call_targets(kernel: &WbinKernel) -> Vec<u32> {
 
 /// Rewrites as CAS (desired r0) the adds that the call targets show were written as CAS. Leaves
 /// everything as it is when no reading fits; the disassembler then reports the call.
-pub fn resolve(kernels: &mut [WbinKernel]) {
+pub(super) fn resolve(kernels: &mut [WbinKernel]) {
     let ambiguous = kernels
         .iter()
         .flat_map(|k| &k.instructions)

@@ -18,18 +18,18 @@
 use super::error::WbinError;
 
 pub const MAGIC: [u8; 4] = *b"WAVE";
-pub const VERSION: u16 = 1;
-pub const HEADER_SIZE: usize = 0x20;
-pub const KERNEL_RECORD_SIZE: usize = 32;
+pub(super) const VERSION: u16 = 1;
+pub(super) const HEADER_SIZE: usize = 0x20;
+pub(super) const KERNEL_RECORD_SIZE: usize = 32;
 
 /// Header field offsets.
-pub const VERSION_AT: usize = 4;
-pub const FLAGS_AT: usize = 6;
-pub const CODE_AT: usize = 8;
-pub const SYMBOLS_AT: usize = 0x10;
-pub const METADATA_AT: usize = 0x18;
+pub(super) const VERSION_AT: usize = 4;
+pub(super) const FLAGS_AT: usize = 6;
+pub(super) const CODE_AT: usize = 8;
+pub(super) const SYMBOLS_AT: usize = 0x10;
+pub(super) const METADATA_AT: usize = 0x18;
 /// Offsets inside a kernel record.
-pub const RECORD_CODE_AT: usize = 24;
+pub(super) const RECORD_CODE_AT: usize = 24;
 
 /// A section: where it starts in the file and how many bytes it has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +59,7 @@ pub struct Header {
 
 /// One kernel's metadata record as stored, plus where it was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KernelRecord {
+pub(super) struct KernelRecord {
     /// File offset of the record.
     pub at: usize,
     pub name_offset: u32,
@@ -76,12 +76,12 @@ pub struct KernelRecord {
 /// The header and kernel records of a structurally sound file: every section and kernel lies
 /// inside the file, and every name is NUL-terminated UTF-8 inside the symbol table.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Container {
+pub(super) struct Container {
     pub header: Header,
     pub kernels: Vec<KernelRecord>,
 }
 
-pub fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
+pub(super) fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
     let end = at.checked_add(4)?;
     let word = bytes.get(at..end)?;
     Some(u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
@@ -106,7 +106,7 @@ fn field(bytes: &[u8], at: usize) -> Result<u32, WbinError> {
     })
 }
 
-pub fn read(bytes: &[u8]) -> Result<Container, WbinError> {
+pub(super) fn read(bytes: &[u8]) -> Result<Container, WbinError> {
     if !bytes.starts_with(&MAGIC) {
         if MAGIC.starts_with(bytes) && !bytes.is_empty() {
             return Err(WbinError::new(
@@ -287,7 +287,7 @@ fn name(
 
 /// What the assembler lays out for one kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KernelImage {
+pub(super) struct KernelImage {
     pub name: String,
     pub register_count: u32,
     pub local_memory: u32,
@@ -300,7 +300,7 @@ fn size_u32(n: usize) -> u32 {
 }
 
 /// The whole file: header, code, symbols, metadata, in `wave-asm`'s layout.
-pub fn write(kernels: &[KernelImage]) -> Vec<u8> {
+pub(super) fn write(kernels: &[KernelImage]) -> Vec<u8> {
     let code_size: usize = kernels.iter().map(|k| k.code.len()).sum();
     let symbols_size: usize = kernels.iter().map(|k| k.name.len() + 1).sum();
     let symbols_at = HEADER_SIZE + code_size;

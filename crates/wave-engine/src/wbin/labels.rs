@@ -15,7 +15,7 @@ use super::opcodes::encoding_of;
 /// For every kernel, the label-table count at each instruction boundary: entry `i` is where a
 /// label placed before instruction `i` points (the last entry: a label after the last
 /// instruction). `kernels` lists each kernel's operations in file order.
-pub fn label_offsets<K, I>(kernels: K) -> Vec<Vec<u32>>
+pub(super) fn label_offsets<K, I>(kernels: K) -> Vec<Vec<u32>>
 where
     K: IntoIterator<Item = I>,
     I: IntoIterator<Item = Op>,

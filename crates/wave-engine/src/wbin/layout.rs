@@ -11,7 +11,7 @@ use super::error::WbinError;
 /// The file must be laid out as `wave-asm` lays it out, or its source would assemble to other
 /// bytes: sections back to back after the header, names in kernel order, kernels' code back to
 /// back in kernel order, nothing after the metadata.
-pub fn check(wbin: &Wbin) -> Result<(), WbinError> {
+pub(super) fn check(wbin: &Wbin) -> Result<(), WbinError> {
     let header = &wbin.header;
     let fail = |offset: usize, message: String| Err(WbinError::new(offset, message));
     if header.code.start() != HEADER_SIZE {

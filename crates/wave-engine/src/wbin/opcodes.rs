@@ -8,7 +8,7 @@ use crate::instr::Op;
 /// A register-sized field of the instruction words. `rd` and `rs1` are in word 0; `rs2`, `rs3`
 /// and `rs4` in word 1 (see [`super::word`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Field {
+pub(super) enum Field {
     Rd,
     Rs1,
     Rs2,
@@ -18,7 +18,7 @@ pub enum Field {
 
 /// One written operand: what it is and where it is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Slot {
+pub(super) enum Slot {
     /// A general register (or an MMA fragment id, which is written like one).
     Register(Field),
     /// A predicate register.
@@ -35,7 +35,7 @@ pub enum Slot {
 
 /// The operand layouts, named after the instructions that use them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
+pub(super) enum Shape {
     /// `else`, `halt`, …
     Bare,
     /// `rd, rs1`
@@ -79,7 +79,7 @@ pub enum Shape {
 
 impl Shape {
     /// The written operands, in order. For the atomics the first (`rd`) may be left out.
-    pub fn slots(self) -> &'static [Slot] {
+    pub(super) fn slots(self) -> &'static [Slot] {
         use Field::*;
         use Slot::*;
         match self {
@@ -118,7 +118,7 @@ impl Shape {
     }
 
     /// Atomics write the old value to `rd` only when one is given; a missing `rd` encodes as 0.
-    pub fn destination_is_optional(self) -> bool {
+    pub(super) fn destination_is_optional(self) -> bool {
         matches!(
             self,
             Shape::LocalAtomic | Shape::LocalCas | Shape::DeviceAtomic | Shape::DeviceCas
@@ -126,7 +126,7 @@ impl Shape {
     }
 
     /// 4 bytes when every operand fits in word 0, else 8.
-    pub fn size(self) -> u32 {
+    pub(super) fn size(self) -> u32 {
         match self {
             Shape::Bare
             | Shape::Unary
@@ -141,7 +141,7 @@ impl Shape {
 
 /// One operation's encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Encoding {
+pub(super) struct Encoding {
     pub op: Op,
     pub opcode: u8,
     pub modifier: u8,
@@ -166,7 +166,7 @@ macro_rules! define_encodings {
     (() [$( $op:ident ($opcode:literal, $modifier:literal, $shape:ident $(, $extended:ident)?); )*]) => {
         /// Every operation `wave-asm` can encode. The engine's docs-dialect operations (`ucmp_gt`,
         /// `ucmp_ge`, `fcmp_ge`, predicate logic) have no entry: no `.wbin` can hold them.
-        pub const ENCODINGS: &[Encoding] = &[$(
+        pub(crate) const ENCODINGS: &[Encoding] = &[$(
             Encoding {
                 op: Op::$op,
                 opcode: $opcode,
@@ -183,7 +183,7 @@ crate::ops::for_each_op!(wbin => define_encodings());
 macro_rules! define_mnemonic {
     (() [$( $op:ident $name:literal; )*]) => {
         /// The mnemonic that writes `op` (for messages and the disassembly).
-        pub fn mnemonic(op: Op) -> &'static str {
+        pub(crate) fn mnemonic(op: Op) -> &'static str {
             match op {
                 $( Op::$op => $name, )*
             }
@@ -195,13 +195,17 @@ crate::ops::for_each_op!(names => define_mnemonic());
 use Shape::*;
 
 /// The encoding of `op`; `None` for the docs-dialect operations.
-pub fn encoding_of(op: Op) -> Option<&'static Encoding> {
+pub(super) fn encoding_of(op: Op) -> Option<&'static Encoding> {
     ENCODINGS.iter().find(|entry| entry.op == op)
 }
 
 /// What an opcode and modifier decode to. `desired_given` (rs3 is not r0) picks CAS over add,
 /// which share their modifier.
-pub fn decoding_of(opcode: u8, modifier: u8, desired_given: bool) -> Option<&'static Encoding> {
+pub(super) fn decoding_of(
+    opcode: u8,
+    modifier: u8,
+    desired_given: bool,
+) -> Option<&'static Encoding> {
     let mut found = ENCODINGS
         .iter()
         .filter(|entry| entry.opcode == opcode && entry.modifier == modifier);
@@ -221,7 +225,7 @@ pub fn decoding_of(opcode: u8, modifier: u8, desired_given: bool) -> Option<&'st
 
 /// Whether some operation uses this opcode at all (to tell "unknown opcode" from "unknown
 /// modifier").
-pub fn opcode_is_known(opcode: u8) -> bool {
+pub(super) fn opcode_is_known(opcode: u8) -> bool {
     ENCODINGS.iter().any(|entry| entry.opcode == opcode)
 }
 

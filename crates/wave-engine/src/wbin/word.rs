@@ -38,13 +38,13 @@ pub struct Instruction {
 
 /// The encoded form: word 0, and word 1 for 8-byte instructions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Words {
+pub(super) struct Words {
     pub word0: u32,
     pub word1: Option<u32>,
 }
 
 impl Words {
-    pub fn write(self, out: &mut Vec<u8>) {
+    pub(super) fn write(self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.word0.to_le_bytes());
         if let Some(word1) = self.word1 {
             out.extend_from_slice(&word1.to_le_bytes());
@@ -54,7 +54,7 @@ impl Words {
 
 /// Every field of the two words, unpacked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Fields {
+pub(super) struct Fields {
     pub opcode: u8,
     pub rd: u8,
     pub rs1: u8,
@@ -71,7 +71,7 @@ pub struct Fields {
 }
 
 impl Fields {
-    pub fn unpack(word0: u32, word1: u32) -> Fields {
+    pub(super) fn unpack(word0: u32, word1: u32) -> Fields {
         let byte = |word: u32, shift: u32| (word >> shift) as u8;
         Fields {
             opcode: byte(word0, 24),
@@ -89,7 +89,7 @@ impl Fields {
         }
     }
 
-    pub fn register(&self, field: Field) -> u8 {
+    pub(super) fn register(&self, field: Field) -> u8 {
         match field {
             Field::Rd => self.rd,
             Field::Rs1 => self.rs1,
@@ -110,7 +110,7 @@ impl Fields {
     }
 }
 
-pub fn scope_bits(scope: Scope) -> u8 {
+pub(super) fn scope_bits(scope: Scope) -> u8 {
     match scope {
         Scope::Wave => 0,
         Scope::Workgroup => 1,
@@ -119,7 +119,7 @@ pub fn scope_bits(scope: Scope) -> u8 {
     }
 }
 
-pub fn scope_from_bits(bits: u8) -> Scope {
+pub(super) fn scope_from_bits(bits: u8) -> Scope {
     match bits & 0b11 {
         0 => Scope::Wave,
         1 => Scope::Workgroup,
@@ -130,7 +130,7 @@ pub fn scope_from_bits(bits: u8) -> Scope {
 
 /// The written operands paired with the slots they fill: an atomic written without `rd` skips
 /// its first slot.
-pub fn slots_for<'a>(
+pub(super) fn slots_for<'a>(
     encoding: &Encoding,
     operands: &'a [Operand],
 ) -> impl Iterator<Item = (Slot, &'a Operand)> {
@@ -142,7 +142,7 @@ pub fn slots_for<'a>(
 
 /// Encodes an instruction whose operands follow its encoding's shape (what the assembler and
 /// the decoder build). An operand of the wrong kind for its slot is left out.
-pub fn encode(encoding: &Encoding, instruction: &Instruction) -> Words {
+pub(super) fn encode(encoding: &Encoding, instruction: &Instruction) -> Words {
     let mut fields = Fields {
         opcode: encoding.opcode,
         modifier: encoding.modifier,

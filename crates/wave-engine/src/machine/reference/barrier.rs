@@ -12,7 +12,7 @@ use super::super::wave::{Wave, WaveStatus};
 const RECORDED_WAVES: usize = 64;
 
 /// Whether the reference would release its barrier now.
-pub fn is_complete(waves: &[Wave]) -> bool {
+pub(super) fn is_complete(waves: &[Wave]) -> bool {
     let recorded = &waves[..waves.len().min(RECORDED_WAVES)];
     !recorded.is_empty()
         && recorded
@@ -21,7 +21,7 @@ pub fn is_complete(waves: &[Wave]) -> bool {
 }
 
 /// The wave a deadlock is reported at: the first one waiting at a barrier.
-pub fn first_waiting(waves: &[Wave]) -> usize {
+pub(super) fn first_waiting(waves: &[Wave]) -> usize {
     waves
         .iter()
         .position(|wave| wave.status == WaveStatus::AtBarrier)

@@ -74,7 +74,7 @@ fn report_revivals(wave: &mut Wave, before: u64, pc: u32, events: &mut dyn Event
 }
 
 /// `if p`: push a frame with the sides computed now; the then side runs (perhaps with no lane).
-pub fn exec_if(
+pub(super) fn exec_if(
     wave: &mut Wave,
     instr: &Instr,
     pc: u32,
@@ -86,7 +86,11 @@ pub fn exec_if(
 }
 
 /// `else`: the else side computed at the `if` runs. A second `else` runs it again.
-pub fn exec_else(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) -> Result<(), TrapKind> {
+pub(super) fn exec_else(
+    wave: &mut Wave,
+    pc: u32,
+    events: &mut dyn EventSink,
+) -> Result<(), TrapKind> {
     let before = wave.active;
     let frame = match wave.stack.last_mut() {
         Some(frame) if frame.kind == FrameKind::If => frame,
@@ -102,7 +106,11 @@ pub fn exec_else(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) -> Result
 }
 
 /// `endif`: pop the top frame, which must be an `if`, and run every lane that entered it.
-pub fn exec_endif(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) -> Result<(), TrapKind> {
+pub(super) fn exec_endif(
+    wave: &mut Wave,
+    pc: u32,
+    events: &mut dyn EventSink,
+) -> Result<(), TrapKind> {
     let before = wave.active;
     let frame = match wave.stack.last() {
         Some(frame) if frame.kind == FrameKind::If => *frame,
@@ -118,7 +126,7 @@ pub fn exec_endif(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) -> Resul
 
 /// `break p`: the lanes join the innermost loop's break mask and stop; the wave never jumps,
 /// however few lanes remain.
-pub fn exec_break(
+pub(super) fn exec_break(
     wave: &mut Wave,
     instr: &Instr,
     pc: u32,
@@ -137,7 +145,7 @@ pub fn exec_break(
 
 /// `continue p`: the continuing lanes stop; when some continued, or none is left, the lanes that
 /// did *not* continue jump back to the top of the loop (D3, D2).
-pub fn exec_continue(
+pub(super) fn exec_continue(
     wave: &mut Wave,
     instr: &Instr,
     pc: u32,
@@ -175,7 +183,11 @@ pub fn exec_continue(
 /// `endloop`: the top frame must be a loop. While any lane that entered it has not broken, those
 /// lanes run the body again (continued lanes and lanes a guarded halt took out among them);
 /// otherwise the frame is popped and every lane that entered runs on.
-pub fn exec_endloop(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) -> Result<(), TrapKind> {
+pub(super) fn exec_endloop(
+    wave: &mut Wave,
+    pc: u32,
+    events: &mut dyn EventSink,
+) -> Result<(), TrapKind> {
     let before = wave.active;
     let frame = match wave.stack.last_mut() {
         Some(frame) if frame.kind == FrameKind::Loop => frame,
@@ -200,7 +212,7 @@ pub fn exec_endloop(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) -> Res
 
 /// `return` to the caller, frames opened since the call left as they are. `false` when there is
 /// no caller: the wave is to end.
-pub fn return_to_caller(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) -> bool {
+pub(super) fn return_to_caller(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) -> bool {
     let Some(call) = wave.calls.pop() else {
         return false;
     };
@@ -220,7 +232,7 @@ pub fn return_to_caller(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) ->
 
 /// `barrier`: the wave waits, with or without active lanes, until the reference's release rule
 /// lets it go (`super::barrier`).
-pub fn exec_barrier(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) {
+pub(super) fn exec_barrier(wave: &mut Wave, pc: u32, events: &mut dyn EventSink) {
     wave.status = WaveStatus::AtBarrier;
     wave.pc = pc + 1;
     emit(events, wave, pc, wave.active, EventKind::BarrierWait);
@@ -238,7 +250,7 @@ fn waiting_lanes(wave: &Wave) -> u64 {
 
 /// The whole wave ends here (`halt`, a `return` with no caller): `ran` are the lanes that ran
 /// the instruction, the ones the spec would end. Reports the lanes the spec would have kept.
-pub fn halt_wave(wave: &mut Wave, ran: u64, pc: u32, events: &mut dyn EventSink) {
+pub(super) fn halt_wave(wave: &mut Wave, ran: u64, pc: u32, events: &mut dyn EventSink) {
     let kept_by_spec = (wave.active & !ran) | waiting_lanes(wave);
     if kept_by_spec != 0 {
         depart(events, wave, pc, kept_by_spec, Departure::WholeWaveHalt);
@@ -251,7 +263,7 @@ pub fn halt_wave(wave: &mut Wave, ran: u64, pc: u32, events: &mut dyn EventSink)
 
 /// A guarded `halt`: the guarded lanes leave the active mask but stay in the frames; when no
 /// lane is left, the whole wave ends.
-pub fn halt_guarded(wave: &mut Wave, lanes: u64, pc: u32, events: &mut dyn EventSink) {
+pub(super) fn halt_guarded(wave: &mut Wave, lanes: u64, pc: u32, events: &mut dyn EventSink) {
     wave.active &= !lanes;
     wave.halted |= lanes;
     if lanes != 0 {
@@ -271,7 +283,7 @@ pub fn halt_guarded(wave: &mut Wave, lanes: u64, pc: u32, events: &mut dyn Event
 /// The wave is over: `ended` lanes (and any a guarded halt took out) count as halted, the rest
 /// as finished. Also the reference's own end of a wave with no active lane and no frame, which
 /// it makes at the wave's next pick.
-pub fn end_wave(wave: &mut Wave, ended: u64, pc: u32, events: &mut dyn EventSink) {
+pub(super) fn end_wave(wave: &mut Wave, ended: u64, pc: u32, events: &mut dyn EventSink) {
     wave.halted |= ended;
     finish(wave, pc, events);
 }
