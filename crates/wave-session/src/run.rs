@@ -127,7 +127,7 @@ fn next_machine_start() -> u64 {
 /// One run of a build.
 pub(crate) struct Run {
     machine: Option<Machine>,
-    /// Checkpoints of the machine since its start (see `time_travel`).
+    /// Checkpoints of the machine since its start, to reach any earlier step by replay.
     history: Option<History>,
     /// Where each command that moved forward ended, and where it began: going back to such a
     /// step shows what that command showed.

@@ -71,7 +71,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value = "32")]
     pub wave_width: String,
 
-    /// Local memory per workgroup in bytes [default: the kernel's .local_memory, else 16384]
+    /// Local memory per workgroup in bytes, K/M suffixes allowed (a kernel's .local_memory wins)
+    /// [default: 16384]
     #[arg(long, value_name = "BYTES")]
     pub local_memory: Option<String>,
 

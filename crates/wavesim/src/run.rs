@@ -229,7 +229,9 @@ fn launch_config(args: &RunArgs) -> Result<LaunchConfig, Failure> {
         max_instructions: args.max_instructions.clone(),
     };
     spec.parse().map_err(|errors| {
-        let (field, reason) = &errors.fields[0];
+        let Some((field, reason)) = errors.fields.first() else {
+            return Failure::new("invalid launch flags".to_string());
+        };
         let (flag, text) = match field {
             LaunchField::Grid => ("--grid", args.grid.as_str()),
             LaunchField::Workgroup => ("--workgroup", args.workgroup.as_str()),

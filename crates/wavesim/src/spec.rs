@@ -1,7 +1,7 @@
 //! Parsing of the small value specs that the output and memory flags take: `OFF:N`, `START:END`,
 //! `OFFSET:FILE` and the fills. Numbers are read by `wave_engine::numbers` and the launch's own
-//! flags by `wave_engine::LaunchSpec`, as the playground reads them. Every function returns a message instead of panicking; the caller
-//! prefixes it with the flag and the text the user gave.
+//! flags by `wave_engine::LaunchSpec`, as the playground reads them. Every function returns a
+//! message instead of panicking; the caller prefixes it with the flag and the text the user gave.
 
 use std::path::PathBuf;
 

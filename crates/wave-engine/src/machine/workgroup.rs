@@ -112,8 +112,9 @@ fn grid_position(index: u32, launch: &ResolvedLaunch) -> [u32; 3] {
     ]
 }
 
-/// [`Workgroup::release_barrier_if_complete`] on the waves alone, for the run loop (which holds
-/// the workgroup's other fields borrowed).
+/// Releases the waves waiting at a barrier when every live wave is there (finished waves never
+/// block); whether it did. It takes the waves alone: the run loop holds the workgroup's other
+/// fields borrowed.
 pub(crate) fn release_barrier_if_complete<S: EventSink + ?Sized>(
     waves: &mut [Wave],
     events: &mut S,

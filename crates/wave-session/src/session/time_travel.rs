@@ -3,8 +3,9 @@
 //!
 //! A step count names one state of the whole machine (the scheduler is deterministic), so the
 //! engine's [`History`](wave_engine::machine::History) reaches any earlier step by restoring a
-//! checkpoint and replaying. What the views show around a state (the selected wave's registers before its last change, the
-//! events of the command that got there) is rebuilt the same way: each forward command leaves a
+//! checkpoint and replaying. What the views show around a state (the selected wave's registers
+//! before its last change, the events of the command that got there) is rebuilt the same way:
+//! each forward command leaves a
 //! [`Landing`] saying where it began, and arriving at its end again replays from there.
 
 use wave_engine::instr::Op;
