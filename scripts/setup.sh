@@ -55,7 +55,8 @@ if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
 fi
 
 # npm packages: binaryen (wasm-opt 132), CodeMirror and esbuild, Playwright (driver only, never
-# its browsers) and selenium-webdriver (for Debian's Firefox through geckodriver).
+# its browsers), selenium-webdriver (for Debian's Firefox through geckodriver) and axe-core (the
+# accessibility audit the end-to-end tests run in the page).
 if [ -L "$repo_root/node_modules" ]; then
   # A checkout (e.g. a git worktree) sharing another one's packages through a link: `npm ci`
   # would empty the other checkout's node_modules through it, so only check what is there.
@@ -63,6 +64,7 @@ if [ -L "$repo_root/node_modules" ]; then
     || die "node_modules links to a directory without the packages: run npm ci where it points"
 elif [ ! -x "$repo_root/node_modules/.bin/wasm-opt" ] || [ ! -x "$repo_root/node_modules/.bin/esbuild" ] || [ ! -d "$repo_root/node_modules/@playwright/test" ] \
    || [ ! -d "$repo_root/node_modules/selenium-webdriver" ] \
+   || [ ! -d "$repo_root/node_modules/axe-core" ] \
    || [ "$repo_root/package-lock.json" -nt "$repo_root/node_modules/.package-lock.json" ]; then
   say "installing npm packages"
   (cd "$repo_root" && npm ci --no-audit --no-fund) || die "npm ci failed"
