@@ -43,5 +43,29 @@ for (const colorScheme of ['light', 'dark']) {
       await expect(checkAnswer).toBeVisible();
       expect(await seriousFindings(page)).toEqual([]);
     });
+
+    test('presenter mode has no serious or critical accessibility finding', async ({ page }) => {
+      await page.goto('/');
+      await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');
+      await ready(page);
+      await page.getByRole('button', { name: 'Presenter mode' }).click();
+      await expect(page.getByRole('button', { name: 'Leave presenter mode' })).toBeVisible();
+      expect(await seriousFindings(page)).toEqual([]);
+    });
+
+    test('the Help dialog has no serious or critical accessibility finding', async ({ page }) => {
+      await page.goto('/');
+      await ready(page);
+      await page.getByRole('button', { name: 'Help' }).click();
+      await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+      expect(await seriousFindings(page)).toEqual([]);
+    });
+
+    test('the phone layout has no serious or critical accessibility finding', async ({ page }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto('/');
+      await ready(page);
+      expect(await seriousFindings(page)).toEqual([]);
+    });
   });
 }
