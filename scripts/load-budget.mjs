@@ -36,7 +36,14 @@
 //   node scripts/load-budget.mjs --dist DIR --runs 5 --only slow-4g,repeat
 //   node scripts/load-budget.mjs --json                # machine-readable output only
 //   node scripts/load-budget.mjs --check               # exit 1 when a budget is missed
-import { stat } from 'node:fs/promises';
+//   node scripts/load-budget.mjs --trace FILE          # and where the main thread's time goes
+//
+// `--trace FILE`: one more visit of the first profile, not counted with the others, traced with
+// the DevTools protocol's `Tracing` (written to FILE: open it in DevTools' Performance panel) and
+// summarised: the renderer main thread's time from navigation start to interactive, by kind
+// (compiling wasm, running script and wasm, parsing HTML, style, layout, paint, GC), and the wasm
+// compiled on other threads. Tracing slows the page a little.
+import { stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +81,7 @@ const VISIT_TIMEOUT_MS = 120_000;
 const VIEWPORT = { width: 1400, height: 900 };
 
 function parseArgs(argv) {
-  const options = { dist: 'dist', runs: 3, json: false, check: false, only: Object.keys(PROFILES) };
+  const options = { dist: 'dist', runs: 3, json: false, check: false, only: Object.keys(PROFILES), trace: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -87,9 +94,10 @@ function parseArgs(argv) {
       case '--runs': options.runs = Number(value()); break;
       case '--json': options.json = true; break;
       case '--check': options.check = true; break;
+      case '--trace': options.trace = value(); break;
       case '--only': options.only = value().split(',').map((p) => p.trim()).filter(Boolean); break;
       case '-h': case '--help':
-        console.log(`usage: node scripts/load-budget.mjs [--dist DIR] [--runs N] [--only ${Object.keys(PROFILES).join(',')}] [--json] [--check]`);
+        console.log(`usage: node scripts/load-budget.mjs [--dist DIR] [--runs N] [--only ${Object.keys(PROFILES).join(',')}] [--json] [--check] [--trace FILE]`);
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${arg}`);
@@ -305,9 +313,90 @@ async function readVisit(page) {
   });
 }
 
+const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8',
+  'v8.execute', 'v8.wasm', 'disabled-by-default-v8.wasm.detailed', 'loading', 'blink.user_timing', '__metadata'];
+
+async function startTrace(cdp) {
+  const events = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => { for (const e of value) events.push(e); });
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordAsMuchAsPossible' },
+  });
+  return async () => {
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    return events;
+  };
+}
+
+// Which kind of main-thread work a trace event's self time is.
+function workKind(name) {
+  if (name === 'wasm.CompileLazy') return 'compiling wasm functions on their first call (lazy)';
+  if (name.startsWith('wasm.') || name.startsWith('v8.wasm.')) return 'wasm: streaming compile, instantiation';
+  if (/GC|^V8\.GC|BlinkGC/.test(name)) return 'garbage collection';
+  if (name === 'ParseHTML' || name.startsWith('HTMLDocumentParser')) return 'parsing HTML';
+  if (['UpdateLayoutTree', 'RecalculateStyles', 'ParseAuthorStyleSheet'].includes(name)) return 'style';
+  if (['Layout', 'UpdateLayout'].includes(name)) return 'layout';
+  if (['PrePaint', 'Paint', 'Layerize', 'UpdateLayer', 'UpdateLayerTree', 'Commit', 'CompositeLayers'].includes(name)) return 'paint';
+  if (['FunctionCall', 'EvaluateScript', 'EventDispatch', 'RunMicrotasks', 'FireAnimationFrame', 'TimerFire',
+    'v8.evaluateModule', 'v8.callFunction', 'v8.run', 'v8.compile', 'v8.compileModule'].includes(name) ||
+    name.startsWith('v8.') || name.startsWith('V8.')) return 'script: JS and wasm running';
+  return OTHER_WORK;
+}
+
+const OTHER_WORK = 'other: task bookkeeping, messages, loading (not split further)';
+
+// The renderer main thread's busy time from navigation start to `interactiveMs` after it, split by
+// the kind of its innermost trace events (self time), and the wasm compiled on other threads.
+function summariseTrace(events, interactiveMs) {
+  const navigation = events.filter((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL?.startsWith('http'))
+    .sort((a, b) => a.ts - b.ts).at(-1);
+  if (!navigation) return null;
+  const main = `${navigation.pid}:${navigation.tid}`;
+  const start = navigation.ts;
+  const end = start + interactiveMs * 1000;
+  const complete = events.filter((e) => e.ph === 'X' && e.dur !== undefined && e.ts < end && e.ts + e.dur > start);
+  const onMain = complete.filter((e) => `${e.pid}:${e.tid}` === main).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  // Self time: each event's span within the window less its children's, found with a stack;
+  // busy time: the spans of the outermost events (the tasks).
+  const clip = (e) => Math.min(e.ts + e.dur, end) - Math.max(e.ts, start);
+  const stack = [];
+  const self = new Map();
+  // Everything inside a lazy compile (its baseline compile, publishing the code) counts as it.
+  const inLazyCompile = new Set();
+  let busy = 0;
+  for (const e of onMain) {
+    while (stack.length && stack.at(-1).ts + stack.at(-1).dur <= e.ts) stack.pop();
+    const parent = stack.at(-1);
+    if (parent && (parent.name === 'wasm.CompileLazy' || inLazyCompile.has(parent))) inLazyCompile.add(e);
+    self.set(e, clip(e));
+    if (parent) self.set(parent, self.get(parent) - clip(e));
+    else busy += clip(e);
+    stack.push(e);
+  }
+  const kinds = {};
+  for (const e of onMain) {
+    // A task's own time, outside every event inside it, is "other".
+    const kind = inLazyCompile.has(e) ? workKind('wasm.CompileLazy') : workKind(e.name);
+    kinds[kind] = (kinds[kind] ?? 0) + self.get(e);
+  }
+  const lazy = onMain.filter((e) => e.name === 'wasm.CompileLazy');
+  const offMain = complete.filter((e) => `${e.pid}:${e.tid}` !== main && e.pid === navigation.pid && e.name === 'wasm.CompileBaseline');
+  const toMs = (us) => us / 1000;
+  return {
+    windowMs: interactiveMs,
+    busyMs: toMs(busy),
+    byKindMs: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, toMs(v)]).sort((a, b) => b[1] - a[1])),
+    lazyCompile: lazy.length ? { functions: lazy.length, firstMs: toMs(lazy[0].ts - start), lastEndMs: toMs(Math.max(...lazy.map((e) => e.ts + e.dur)) - start) } : null,
+    wasmCompiledOffMainMs: toMs(offMain.reduce((a, e) => a + clip(e), 0)),
+  };
+}
+
 // One measured visit under `profile`; a first visit in a fresh context, a repeat visit after a
 // first one in the same context has installed the service worker.
-async function visit(browser, url, firstLine, profile) {
+async function visit(browser, url, firstLine, profile, traced = false) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   let worker = null;
   try {
@@ -318,6 +407,7 @@ async function visit(browser, url, firstLine, profile) {
     const cdp = await context.newCDPSession(page);
     const requests = new Map();
     let workerCpu = null;
+    let stopTrace = null;
     if (profile.repeat) {
       await page.goto(url);
       await readVisit(page);
@@ -334,14 +424,17 @@ async function visit(browser, url, firstLine, profile) {
       worker = await serviceWorkerSession(browser, url);
       workerCpu = await throttle(worker, profile, requests, 'service worker');
       await throttle(cdp, profile, requests, 'page');
+      if (traced) stopTrace = await startTrace(cdp);
       await page.reload({ waitUntil: 'commit' });
     } else {
       await throttle(cdp, profile, requests, 'page');
+      if (traced) stopTrace = await startTrace(cdp);
       await page.goto(url, { waitUntil: 'commit' });
     }
     const measured = await readVisit(page);
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);
-    return { ...measured, workerCpuThrottled: workerCpu, requests: [...requests.values()] };
+    const trace = stopTrace ? await stopTrace() : null;
+    return { ...measured, workerCpuThrottled: workerCpu, requests: [...requests.values()], trace };
   } finally {
     await worker?.detach();
     await context.close();
@@ -465,7 +558,30 @@ function reportProfile(lines, name, summary, visits) {
   lines.push('');
 }
 
-function report(options, chromiumVersion, results) {
+function reportTrace(lines, traced) {
+  const t = traced.summary;
+  lines.push(`### Where the main thread's time goes: one traced ${traced.profile} visit`);
+  lines.push('');
+  if (!t) {
+    lines.push(`The trace (${traced.file}) has no navigation to summarise.`);
+    lines.push('');
+    return;
+  }
+  lines.push(`Written to ${traced.file}; tracing slows the page, so this visit is not among the measured ones. Interactive after ${ms(traced.visit.interactive)}; the renderer's main thread was busy ${ms(t.busyMs)} of that. Its self time by kind:`);
+  lines.push('');
+  lines.push('| main-thread work, navigation start to interactive | time |');
+  lines.push('|---|---:|');
+  for (const [kind, time] of Object.entries(t.byKindMs)) lines.push(`| ${kind} | ${ms(time)} |`);
+  lines.push(`| idle (waiting for the network) | ${ms(t.windowMs - t.busyMs)} |`);
+  lines.push('');
+  if (t.lazyCompile) {
+    lines.push(`${t.lazyCompile.functions} wasm functions were compiled on the main thread on their first call, from ${ms(t.lazyCompile.firstMs)} to ${ms(t.lazyCompile.lastEndMs)}.`);
+  }
+  lines.push(`Other threads of the page's renderer compiled wasm (baseline) for ${ms(t.wasmCompiledOffMainMs)}.`);
+  lines.push('');
+}
+
+function report(options, chromiumVersion, results, traced) {
   const lines = [];
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   lines.push(`Headless Chromium ${chromiumVersion}, ${os.cpus().length} cores (${cpu}); ${options.runs} visits per profile, taking turns; dist/ served gzipped (level 9) with a static host's caching headers.`);
@@ -484,6 +600,7 @@ function report(options, chromiumVersion, results) {
     lines.push('');
   }
   for (const [name, { summary, visits }] of Object.entries(results)) reportProfile(lines, name, summary, visits);
+  if (traced) reportTrace(lines, traced);
   const missed = missedBudgets(results);
   lines.push(missed.length === 0 ? 'Every budget is met by the medians.' : `Missed by the medians: ${missed.join('; ')}.`);
   return lines.join('\n');
@@ -524,18 +641,26 @@ async function main() {
         visits[name].push(await visit(browser, `${url}${hash}`, firstLine, PROFILES[name]));
       }
     }
+    let traced = null;
+    if (options.trace) {
+      const name = options.only[0];
+      if (!options.json) process.stderr.write(`traced visit: ${name}\n`);
+      const { trace, ...tracedVisit } = await visit(browser, `${url}${hash}`, firstLine, PROFILES[name], true);
+      await writeFile(options.trace, JSON.stringify({ traceEvents: trace }));
+      traced = { profile: name, file: options.trace, visit: tracedVisit, summary: summariseTrace(trace, tracedVisit.interactive) };
+    }
     const results = Object.fromEntries(Object.entries(visits)
-      .map(([name, vs]) => [name, { summary: summarise(name, vs), visits: vs }]));
+      .map(([name, vs]) => [name, { summary: summarise(name, vs), visits: vs.map(({ trace, ...v }) => v) }]));
     if (options.json) {
       console.log(JSON.stringify({
         chromium: browser.version(), options, lesson: LESSON, hash,
         profiles: Object.fromEntries(Object.entries(results).map(([name, r]) => [name, {
-          ...PROFILES[name], summary: r.summary,
-          visits: r.visits,
+          ...PROFILES[name], summary: r.summary, visits: r.visits,
         }])),
+        traced,
       }, null, 2));
     } else {
-      console.log(report(options, browser.version(), results));
+      console.log(report(options, browser.version(), results, traced));
     }
     if (options.check && missedBudgets(results).length > 0) process.exitCode = 1;
   } finally {
