@@ -11,14 +11,17 @@
 //   repeat    the slow-4g network and CPU, on a visit after the first, from the service worker
 // A first visit gets a fresh browser context (an empty cache). A repeat visit first loads the
 // page unthrottled in its context until the service worker is active and controls it, then slows
-// the network and CPU and reloads: that reload is measured.
+// the network and CPU and reloads: that reload is measured. The worker's own requests are slowed
+// too (it asks the network for the page first); Chromium refuses to slow a worker's CPU, which
+// matters little, as the worker only answers from its cache.
 //
 // Every visit opens the `if-else` lesson from a share link (its `#` hash, taken once from an
 // unthrottled page: the lesson picked in Examples, then "Copy link"), so that there is a lesson
 // explanation to read. Times are from navigation start (the page's `performance.timeOrigin`), taken
 // in the page by a MutationObserver that an init script installs before the page's own scripts
-// run; when a condition first holds in the DOM, the time is read after the next frame, when it is
-// on screen. Nothing outside the page polls it. Measured:
+// run; when a condition first holds in the DOM, the time is read in the first task after the next
+// frame has been drawn (the compositor shows that frame a little later, and FCP, a presentation
+// time, includes that wait). Nothing outside the page polls it. Measured:
 //   readable     the editor shows the kernel's first line and the lesson's explanation has text
 //   interactive  the Run button is enabled and the lanes are drawn (the Lanes group has a button)
 //   FCP          First Contentful Paint (the `paint` performance entry)
