@@ -504,7 +504,7 @@ function milestones(v) {
   };
 }
 
-const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function summarise(name, visits) {
   const profile = PROFILES[name];
@@ -530,7 +530,7 @@ function reportProfile(lines, name, summary, visits) {
   const profile = PROFILES[name];
   lines.push(`### ${name}: ${profile.label}`);
   lines.push('');
-  lines.push(`| ${visits.length} visits | median | min–max | budget | met |`);
+  lines.push(`| ${plural(visits.length, 'visit')} | median | min–max | budget | met |`);
   lines.push('|---|---:|---:|---:|:---:|');
   const labels = { readable: 'readable (kernel text and lesson explanation)', interactive: 'interactive (Run enabled, lanes drawn)', fcp: 'First Contentful Paint' };
   for (const [key, m] of Object.entries(summary.metrics)) {
@@ -547,7 +547,8 @@ function reportProfile(lines, name, summary, visits) {
     lines.push(`In ${offScreen.length} of ${visits.length} visits a measured part was outside the window: ${JSON.stringify(offScreen[0].onScreen)}.`);
     lines.push('');
   }
-  lines.push('Where the time goes (medians, from navigation start; the long tasks are main-thread tasks over 50 ms, already slowed by the CPU throttling):');
+  const slowed = profile.cpu > 1 ? `, on the CPU ${profile.cpu}× slower` : '';
+  lines.push(`Where the time goes (medians, from navigation start; the long tasks are the main thread's tasks over 50 ms${slowed}):`);
   lines.push('');
   lines.push('| stage | median | min–max |');
   lines.push('|---|---:|---:|');
@@ -555,10 +556,11 @@ function reportProfile(lines, name, summary, visits) {
     lines.push(s ? `| ${label} | ${ms(s.median)} | ${ms(s.min)}–${ms(s.max)} |` : `| ${label} | – | – |`);
   }
   lines.push('');
-  const b = summary.bytes[0];
-  const served = profile.repeat ? ' (the service worker answers all but the page itself, which it asks the network for first)' : '';
-  lines.push(`Bytes over the network in the first measured visit${served}: ${kb(b.total)} in all; ${Object.entries(b.kinds).map(([k, n]) => `${k} ${kb(n)} (${b.files[k]} files)`).join(', ')}.`);
-  lines.push('');
+  if (profile.repeat) {
+    const b = summary.bytes[0];
+    lines.push(`Bytes over the network in the first measured visit (the service worker answers from its cache, except for the page itself, which it asks the network for first): ${b.total.toLocaleString('en-US')}.`);
+    lines.push('');
+  }
 }
 
 function reportTrace(lines, traced) {
@@ -587,12 +589,12 @@ function reportTrace(lines, traced) {
 function report(options, chromiumVersion, results, traced) {
   const lines = [];
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  lines.push(`Headless Chromium ${chromiumVersion}, ${os.cpus().length} cores (${cpu}); ${options.runs} visits per profile, taking turns; dist/ served gzipped (level 9) with a static host's caching headers.`);
+  lines.push(`Headless Chromium ${chromiumVersion}, ${os.cpus().length} cores (${cpu}); ${plural(options.runs, 'visit')} per profile, the profiles taking turns; dist/ served as a static host serves it (gzip at level 9 or precompressed files, caching headers).`);
   lines.push('');
   const first = Object.entries(results).find(([name]) => !PROFILES[name].repeat);
   if (first) {
     const all = first[1].summary.bytes;
-    lines.push(`First visit, bytes over the network (headers included), median of ${all.length} visits:`);
+    lines.push(`First visit (${first[0]}), bytes over the network (headers included), median of ${plural(all.length, 'visit')}:`);
     lines.push('');
     lines.push('| kind | bytes | files |');
     lines.push('|---|---:|---:|');
