@@ -256,11 +256,11 @@ impl Build {
     }
 
     /// Remembers that this work came from the example `id` (a share link or autosave says so);
-    /// an id the gallery does not have, or an example whose kernels the source no longer
-    /// declares, is ignored.
+    /// the id may name a gallery example or one run of a lesson pair. An id neither has, or an
+    /// example whose kernels the source no longer declares, is ignored.
     pub(crate) fn remember_example(&mut self, id: Option<&str>) {
         self.example = id
-            .and_then(examples::example)
+            .and_then(|id| examples::example(id).or_else(|| examples::pair_run(id)))
             .map(|e| ExampleOrigin::of(&e));
         self.forget_example_if_replaced();
     }

@@ -63,7 +63,7 @@ pub use quiz::{parse_value, value_matches, Answer, OpenQuestion, Reveal, Score};
 pub use regions::{ElemType, RegionField, RegionForm, RegionKind};
 pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHARS};
 pub use run::{RunProgress, RunState};
-pub use session::Session;
+pub use session::{Opened, Session};
 pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
 pub use shown_wave_run::ShownWaveRun;
 pub use source_view::{

@@ -1,7 +1,11 @@
 //! Share links and autosave: the state as a compact, versioned, URL-safe string, and back.
 //!
 //! Format: `v1.` + base64url (no padding) of the raw-deflate-compressed JSON payload. Autosave
-//! uses the same encoding with the tag `a1.` and only the source and configuration.
+//! uses the same encoding with the tag `a1.` and only the work and where it stood.
+//!
+//! Compare mode writes both runs into one payload: run A's fields as a single run has them, and
+//! run B's payload under `b`. A version without compare mode ignores the unknown field and opens
+//! run A, and a payload without `b` is a single run, as every link made before it was.
 
 use std::fmt;
 
@@ -38,6 +42,8 @@ pub enum LinkError {
     TooLarge,
     BadJson(String),
     TooManySteps(u64),
+    /// The second run of a compared link or autosave is damaged (its first run is sound).
+    BadSecondRun(String),
 }
 
 impl fmt::Display for LinkError {
@@ -69,6 +75,10 @@ impl fmt::Display for LinkError {
                 f,
                 "the link asks to re-run {n} steps (at most {MAX_LINK_STEPS})"
             ),
+            LinkError::BadSecondRun(e) => write!(
+                f,
+                "the link's second run (B) is not a saved state ({e}); its first run (A) is intact"
+            ),
         }
     }
 }
@@ -99,6 +109,12 @@ pub(crate) struct SharePayload {
     /// Steps the timeline showed at once (0 or absent: the whole run).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub(crate) zoom: u64,
+    /// Run B of compare mode (absent for a single run; only the outer payload's is read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) b: Option<Box<SharePayload>>,
+    /// The lesson pair the two runs came from (an id this version does not know is ignored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) pair: Option<String>,
 }
 
 fn is_zero(value: &u64) -> bool {
@@ -117,7 +133,35 @@ pub(crate) struct AutosavePayload {
     /// Where the work stood (absent in autosaves of earlier versions, and at the start).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) moment: Option<Moment>,
+    /// Run B of compare mode, as in [`SharePayload::b`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) b: Option<Box<AutosavePayload>>,
+    /// The lesson pair the two runs came from, as in [`SharePayload::pair`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) pair: Option<String>,
 }
+
+/// A payload that may carry a second run under the field `b`.
+pub(crate) trait TwoRuns: Sized {
+    /// Takes the second run out, leaving a single run.
+    fn take_second(&mut self) -> Option<Self>;
+}
+
+impl TwoRuns for SharePayload {
+    fn take_second(&mut self) -> Option<Self> {
+        self.b.take().map(|b| *b)
+    }
+}
+
+impl TwoRuns for AutosavePayload {
+    fn take_second(&mut self) -> Option<Self> {
+        self.b.take().map(|b| *b)
+    }
+}
+
+/// What [`decode_runs`] found besides the first run: the second, none, or why the second could
+/// not be read.
+pub(crate) type SecondRun<T> = Result<Option<T>, LinkError>;
 
 pub(crate) fn encode<T: Serialize>(tag: &str, payload: &T) -> String {
     // Serialising plain structs of strings and numbers cannot fail.
@@ -126,7 +170,42 @@ pub(crate) fn encode<T: Serialize>(tag: &str, payload: &T) -> String {
     format!("{tag}.{}", URL_SAFE_NO_PAD.encode(compressed))
 }
 
-pub(crate) fn decode<T: DeserializeOwned>(tag: &str, text: &str) -> Result<T, LinkError> {
+/// Decodes a payload that may hold two runs: the first run (its own `b` emptied), and the second
+/// run or the reason it is unreadable. A damaged second run leaves the first one readable, so a
+/// caller can still open run A; an error in the first run, or in the payload as a whole, is an
+/// error here.
+pub(crate) fn decode_runs<T: DeserializeOwned + TwoRuns>(
+    tag: &str,
+    text: &str,
+) -> Result<(T, SecondRun<T>), LinkError> {
+    let json = decode_json(tag, text)?;
+    let whole = match serde_json::from_slice::<T>(&json) {
+        Ok(mut first) => {
+            let second = first.take_second().map(|mut second| {
+                // A later version might nest more runs; this one shows two.
+                second.take_second();
+                second
+            });
+            return Ok((first, Ok(second)));
+        }
+        Err(e) => e.to_string(),
+    };
+    // The payload as a whole does not read: see whether it is only the second run that fails.
+    let bad_json = || LinkError::BadJson(whole.clone());
+    let mut value: serde_json::Value = serde_json::from_slice(&json).map_err(|_| bad_json())?;
+    let second = value
+        .as_object_mut()
+        .and_then(|fields| fields.remove("b"))
+        .ok_or_else(bad_json)?;
+    let first: T = serde_json::from_value(value).map_err(|_| bad_json())?;
+    let why = serde_json::from_value::<T>(second)
+        .err()
+        .map_or_else(|| whole.clone(), |e| e.to_string());
+    Ok((first, Err(LinkError::BadSecondRun(why))))
+}
+
+/// The JSON text of an encoded payload, after its tag and size are checked.
+fn decode_json(tag: &str, text: &str) -> Result<Vec<u8>, LinkError> {
     let text = text.trim();
     let text = text.strip_prefix('#').unwrap_or(text);
     if text.is_empty() {
@@ -157,5 +236,5 @@ pub(crate) fn decode<T: DeserializeOwned>(tag: &str, text: &str) -> Result<T, Li
         miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
         status => LinkError::BadCompression(format!("{status:?}")),
     })?;
-    serde_json::from_slice(&json).map_err(|e| LinkError::BadJson(e.to_string()))
+    Ok(json)
 }

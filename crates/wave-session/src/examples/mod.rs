@@ -1,13 +1,16 @@
 //! The examples gallery: short lessons on divergence and one full-size kernel with its data and a
-//! result check. Every kernel here is the playground's own.
+//! result check; and, in a list of their own, the lesson pairs that open in compare mode. Every
+//! kernel here is the playground's own.
 
 mod gemm;
 mod lessons;
+mod pairs;
 
 use crate::check::Check;
 use crate::form::ConfigForm;
 
 pub use gemm::{gemm_512_example, gemm_512_tiled_example, gemm_example, GEMM_512_N, GEMM_N};
+pub use pairs::{compare_pair, compare_pairs, pair_run, ComparePair, COMPARE_TOPIC};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Example {

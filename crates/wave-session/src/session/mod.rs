@@ -10,6 +10,8 @@ mod share;
 mod time_travel;
 mod views;
 
+pub use share::Opened;
+
 use wave_engine::compile::CompileJob;
 use wave_engine::machine::Machine;
 use wave_engine::program::Kernel;

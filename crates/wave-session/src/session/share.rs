@@ -1,41 +1,107 @@
 //! Share links and autosave as the session writes and opens them (the encoding is in
-//! [`crate::share`]).
+//! [`crate::share`]), for one run or for the two runs of compare mode.
 
+use crate::examples::compare_pair;
 use crate::run::{Moment, RunState};
 use crate::share::{
-    decode, encode, AutosavePayload, LinkError, SharePayload, AUTOSAVE_VERSION, LINK_VERSION,
+    decode_runs, encode, AutosavePayload, LinkError, SharePayload, AUTOSAVE_VERSION, LINK_VERSION,
     MAX_LINK_STEPS,
 };
 
 use super::Session;
 
+/// A link or autosave opened: run A, and run B when it carried the two runs of compare mode.
+/// Each session heads for its own moment as [`Session::restore_opening`] describes.
+pub struct Opened {
+    pub a: Session,
+    /// `None` for a single run (every link and autosave made before compare mode).
+    pub b: Option<Session>,
+    /// The lesson pair the runs came from, when this version knows it.
+    pub pair: Option<String>,
+}
+
+impl Opened {
+    /// Runs both openings to their ends in one go (tests, the command line).
+    fn finish(mut self) -> Opened {
+        self.a.finish_opening();
+        if let Some(b) = &mut self.b {
+            b.finish_opening();
+        }
+        self
+    }
+}
+
+/// `id` when it names a lesson pair this version has.
+fn known_pair(id: Option<String>) -> Option<String> {
+    id.filter(|id| compare_pair(id).is_some())
+}
+
 impl Session {
     /// The URL-hash payload of the whole state: source, configuration form, kernel, selected
     /// workgroup/wave/lane, breakpoints and step count.
     pub fn share_state(&self) -> String {
-        encode(
-            LINK_VERSION,
-            &SharePayload {
-                source: self.source().to_string(),
-                form: self.form().clone(),
-                workgroup: self.view.selection().workgroup,
-                wave: self.view.selection().wave,
-                lane: self.view.selection().lane,
-                steps: self.step_count(),
-                breakpoints: self.breakpoints(),
-                check: self.check(),
-                trapped: matches!(self.run.state(), RunState::Trapped(_)),
-                example: self.example().map(str::to_string),
-                zoom: self.timeline_zoom(),
-            },
-        )
+        encode(LINK_VERSION, &self.share_payload())
+    }
+
+    /// The URL-hash payload of compare mode: this session as run A and `b` as run B, each with
+    /// everything [`Session::share_state`] keeps, and the lesson pair they came from.
+    pub fn share_state_compared(&self, b: &Session, pair: Option<&str>) -> String {
+        let mut payload = self.share_payload();
+        payload.b = Some(Box::new(b.share_payload()));
+        payload.pair = pair.map(str::to_string);
+        encode(LINK_VERSION, &payload)
+    }
+
+    fn share_payload(&self) -> SharePayload {
+        SharePayload {
+            source: self.source().to_string(),
+            form: self.form().clone(),
+            workgroup: self.view.selection().workgroup,
+            wave: self.view.selection().wave,
+            lane: self.view.selection().lane,
+            steps: self.step_count(),
+            breakpoints: self.breakpoints(),
+            check: self.check(),
+            trapped: matches!(self.run.state(), RunState::Trapped(_)),
+            example: self.example().map(str::to_string),
+            zoom: self.timeline_zoom(),
+            b: None,
+            pair: None,
+        }
     }
 
     /// Opens a share link (with or without its leading `#`): the same source, configuration and
     /// selection, heading for the same step: [`Session::run_slice`] gets there in slices, like
-    /// Run ([`Session::opening`] says where to while it does).
+    /// Run ([`Session::opening`] says where to while it does). A link of compare mode opens as
+    /// its run A, as versions without compare mode open it.
     pub fn restore_opening(hash: &str) -> Result<Session, LinkError> {
-        let payload: SharePayload = decode(LINK_VERSION, hash)?;
+        let (payload, _) = decode_runs::<SharePayload>(LINK_VERSION, hash)?;
+        Session::open_shared(payload)
+    }
+
+    /// Opens a share link of one run or of two: run A exactly as [`Session::restore_opening`]
+    /// opens it, and run B when the link has one. The step limit holds for both runs together.
+    /// A damaged run B is [`LinkError::BadSecondRun`]; [`Session::restore_opening`] still opens
+    /// run A from the same link.
+    pub fn restore_opening_compared(hash: &str) -> Result<Opened, LinkError> {
+        let (mut payload, second) = decode_runs::<SharePayload>(LINK_VERSION, hash)?;
+        let second = second?;
+        let steps = second
+            .as_ref()
+            .map_or(0, |b| b.steps)
+            .saturating_add(payload.steps);
+        if steps > MAX_LINK_STEPS {
+            return Err(LinkError::TooManySteps(steps));
+        }
+        let pair = known_pair(payload.pair.take());
+        Ok(Opened {
+            a: Session::open_shared(payload)?,
+            b: second.map(Session::open_shared).transpose()?,
+            pair,
+        })
+    }
+
+    fn open_shared(payload: SharePayload) -> Result<Session, LinkError> {
         if payload.steps > MAX_LINK_STEPS {
             return Err(LinkError::TooManySteps(payload.steps));
         }
@@ -55,16 +121,28 @@ impl Session {
 
     /// The work to keep in local storage: source and configuration.
     pub fn autosave(&self) -> String {
-        encode(
-            AUTOSAVE_VERSION,
-            &AutosavePayload {
-                source: self.source().to_string(),
-                form: self.form().clone(),
-                check: self.check(),
-                example: self.example().map(str::to_string),
-                moment: self.moment(),
-            },
-        )
+        encode(AUTOSAVE_VERSION, &self.autosave_payload())
+    }
+
+    /// The work of compare mode to keep in local storage: this session as run A and `b` as run
+    /// B, each as [`Session::autosave`] keeps it, and the lesson pair they came from.
+    pub fn autosave_compared(&self, b: &Session, pair: Option<&str>) -> String {
+        let mut payload = self.autosave_payload();
+        payload.b = Some(Box::new(b.autosave_payload()));
+        payload.pair = pair.map(str::to_string);
+        encode(AUTOSAVE_VERSION, &payload)
+    }
+
+    fn autosave_payload(&self) -> AutosavePayload {
+        AutosavePayload {
+            source: self.source().to_string(),
+            form: self.form().clone(),
+            check: self.check(),
+            example: self.example().map(str::to_string),
+            moment: self.moment(),
+            b: None,
+            pair: None,
+        }
     }
 
     /// Where the work stands, unless that is the start with nothing selected or zoomed.
@@ -100,18 +178,46 @@ impl Session {
 
     /// A session from an autosave string, heading for the moment it was saved (as
     /// [`Session::restore_opening`]; at the start for an autosave of an earlier version, or one
-    /// whose moment cannot be reached).
+    /// whose moment cannot be reached). An autosave of compare mode opens as its run A.
     pub fn restore_autosave_opening(text: &str) -> Result<Session, LinkError> {
-        let payload: AutosavePayload = decode(AUTOSAVE_VERSION, text)?;
+        let (payload, _) = decode_runs::<AutosavePayload>(AUTOSAVE_VERSION, text)?;
+        Ok(Session::open_autosaved(payload, true))
+    }
+
+    /// An autosave of one run or of two: run A exactly as [`Session::restore_autosave_opening`]
+    /// opens it, and run B when the autosave has one. When the two moments together are more
+    /// steps than a link may re-run, both runs open at the start. A damaged run B is
+    /// [`LinkError::BadSecondRun`]; [`Session::restore_autosave_opening`] still opens run A
+    /// from the same text.
+    pub fn restore_autosave_opening_compared(text: &str) -> Result<Opened, LinkError> {
+        let (mut payload, second) = decode_runs::<AutosavePayload>(AUTOSAVE_VERSION, text)?;
+        let second = second?;
+        let steps_of = |p: &AutosavePayload| p.moment.as_ref().map_or(0, |m| m.steps);
+        let steps = second
+            .as_ref()
+            .map_or(0, steps_of)
+            .saturating_add(steps_of(&payload));
+        let reachable = steps <= MAX_LINK_STEPS;
+        let pair = known_pair(payload.pair.take());
+        Ok(Opened {
+            a: Session::open_autosaved(payload, reachable),
+            b: second.map(|b| Session::open_autosaved(b, reachable)),
+            pair,
+        })
+    }
+
+    /// The session an autosave payload holds, heading for its moment when `reachable` (and the
+    /// moment itself is within the step limit), else at the start.
+    fn open_autosaved(payload: AutosavePayload, reachable: bool) -> Session {
         let mut session = Session::new(&payload.source, payload.form);
         session.build.set_check(payload.check);
         session.build.remember_example(payload.example.as_deref());
-        if let Some(moment) = payload.moment {
+        if let Some(moment) = payload.moment.filter(|_| reachable) {
             if session.head_for_moment(moment).is_err() {
                 session.reset();
             }
         }
-        Ok(session)
+        session
     }
 
     /// [`Session::restore_opening`], run to its moment at once.
@@ -121,10 +227,20 @@ impl Session {
         Ok(session)
     }
 
+    /// [`Session::restore_opening_compared`], both runs run to their moments at once.
+    pub fn restore_compared(hash: &str) -> Result<Opened, LinkError> {
+        Session::restore_opening_compared(hash).map(Opened::finish)
+    }
+
     /// [`Session::restore_autosave_opening`], run to its moment at once.
     pub fn restore_autosave(text: &str) -> Result<Session, LinkError> {
         let mut session = Session::restore_autosave_opening(text)?;
         session.finish_opening();
         Ok(session)
+    }
+
+    /// [`Session::restore_autosave_opening_compared`], both runs run to their moments at once.
+    pub fn restore_autosave_compared(text: &str) -> Result<Opened, LinkError> {
+        Session::restore_autosave_opening_compared(text).map(Opened::finish)
     }
 }

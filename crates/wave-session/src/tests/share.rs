@@ -308,3 +308,321 @@ fn a_link_keeps_the_reference_behaviour_and_links_without_it_read_as_spec() {
             .reference_behaviour
     );
 }
+
+/// Links and autosaves written before compare mode existed, kept as they were made: every later
+/// version must open them unchanged.
+const OLD_LESSON_LINK: &str = "v1.bVPbauMwEP2VQS8Li1ri3BoSyv7Evm2KUZxJLKKLGcm5UPrvO5KctDWVsS0dzRydMx6_i-B7alCsxQb-Xjxc1BkD-AOgPrYRQqsIwfhGGbBoPd3WgGekG8SWUO3hQjpygo5h6zYQjI-SOXgJKnIMwk4RaSSZFg5STsh4Ck3npFCriTwlgoFVuxzj-UFZ0vPWPZ-QHJo7YZ1FMUx41CEiBVhtHfCw_lwH4glNJASqC2et9_X1M0BbywGVhHnBtO1NegNNZU6kCh5jA_aWBY_zZxKqyZhgPhDMvhKclekRXu8Gfz_yso06RE9Y97NpOX8QNViFH8cm1xkOnka1-hWGrzJWu2C1i0Ft6HdF7VLmDZp8s5s_yF3sK6fB07Aau0356a6-2jGeC57dvKTtT-I_pQ70UqL3eNYNjt0Pm60yXPBndHymkIKNWrF-F6UNuGEZO5Le86ySfPHy4ul0JN93CVveQS5JfdH72DK6YkA7HTWLfDRO4Rq0lC5naLpYMlr8PMBqOVvNGbbqWmsXIvVN1N4limpSBu8m5gz-e_v4pmpS5Ih1xczK8WQhBWvoOJYFix1X-NR57WJKrqZvUjQtNiexdr0xUkRSXYds-aBMQCnwqmxn0t87tMpT1is-_gM";
+const OLD_LESSON_AUTOSAVE: &str = "a1.bVPbjtowEP2VkV8qVV5EuC0CrfoTfStV5A0DsfAFjR0CXfHvHduB3UY1IrGPZ47PGU8-RPAdNSg2Ygs_ew-9umAAfwDUxzZCaBUhGN8oAxatp9sG8IJ0g9gSqj30pCMn6Bh2bgvB-CiZg5egIscgvCsijSTTwkHKCRlPoemcFGo1kadEMLBql2M8PyhLmuzc5ITk0DwI6yyKYcKjDhEpwHrngIf1lzoQT2gqIVBdOGu9r6-fAdpaDqgkLAqmbWfSG2gmcyJV8BxbsLcseJw_l1BNxwSLgWD-leCiTIfw9jD4_ZmXbdQhesK6m8_K-YOowSr8d2xzneHgaVSrb2G4lbHaJatdDmpD917UrmTeoOk_dvOFPMS-cRq8DKux25Sf_tVXO8ZzwbOb17T9Sfyj1IFeS_QeL7rBsfths1WGCz5Bx2cKKdioFZsPUdqAG5axI-k9zyrJP172nk5H8t05YasHyCWpe72PLaNrBrTTUbPIZ-MUrkFL6XKGZssVo8XPE6xW8_WCYauutXYhUtdE7V2iqKZl8G5izuCv33cpmhabk9i4zhgp8Krs2aTvbbjcl3xCovQWXUwOWdSZk9lBFs8z1qEcT5ZS_PGeyzCVIpI6n5HtH5QJeL__BQ";
+const OLD_PLAIN_LINK: &str = "v1.VY_dasMwDIVfJfjalOyHMfIq6zCeoyYitmxkJ90offfJNmNUujn6JB2km8pxZwdqUqcNmMAPAQnONEiEeJjMA496yGy8JTA499ZqfTnTCUhqpdUlclDTTXULMRO2MM6inrSklNfI28JxT8Je_5g9wFxxLmuFApCwoPWGYcFcgHO3muFAByZAiPxTPcfnOu2jk9l_-vbyXnGw3wYpF95dwUi5LfSQbrVu8OPz_nDV2O9pov7ahByRclNfDHZLEam0Xa3cCm5TE-3ea1XYpgTy78X6DPdf";
+const OLD_PLAIN_AUTOSAVE: &str = "a1.RYzdCsIwDEZfZeR6iH-I7FVUSuniFtamknZTkb276YaY3CQnX84HUhzFITSwGVAYfRWI8cqVVoiTSVLJtq6SGG8ZDbXrqbc-X3mDrDvUcI8SoPnAqlCZsk6o1WlXa-v6jDJ0EseHsuOP2QnNk9rcF6iAmDJZbwQ7ShklraoWJ3JoAoYo7-Lc7kvaR6fZPz0dzgUH-zLEKcvoMkVOy8Naei3qBV5ucw2uRzdAw6P38xc";
+const OLD_FINISHED_LINK: &str = "v1.ZVNtbtswDL0Kob_zijjJiiABtgvsBssgaDJjE9YXJDnJUPTuo6Q2XjcZhuhH8umRlF9E8kvUKI7iBN-VQ3AwekwQ_eIGyBOC8T4w-gl6yGQxHcFzmCmxBtUV09mdQF0yRkClJyC2VCbvQDHDTVFOsLhMprGplFsyJRiY6ensnmaMDk09SeKdMkMRR0rMlOBwdsDL-qtMkY246SBFWTgkDauTrGVn38EGPq7TKilB8nBR8d-sbQd9w4qGZpVFahjKXmjru_3Lp22QY4bw7ts8zit1cZc0guY2ZvhaK15Tf0VUM--h_0_qN6vS3CLRDauaVeuug33DyC6mpsV9V9sSd80x4JU0ypR9RLnsti3grcJJmdJgZj870YmLj1YcX0SbAd8DxsZIA1t9xw9_3nycR74QgbHDO8aTlzca8lRABshRJmXkY3CN6k2KRevjb4a2X54ZNV5z6APsn3eHPcNW3SW5lOOi67SKa9MWewtzBX_8fP0gatPkVKM0uhqsIXDsns3a7uDJ5ZrcCT2hnsXRLcZ0IkcVAnK9F2USdgLvygZT_ojS_c_lPorXPw";
+
+/// `a` and `b` show the same work at the same moment.
+fn assert_same_session(a: &Session, b: &Session, what: &str) {
+    assert_eq!(a.source(), b.source(), "{what}");
+    assert_eq!(a.form(), b.form(), "{what}");
+    assert_eq!(a.selection(), b.selection(), "{what}");
+    assert_eq!(a.step_count(), b.step_count(), "{what}");
+    assert_eq!(a.opening(), b.opening(), "{what}");
+    assert_eq!(a.breakpoints(), b.breakpoints(), "{what}");
+    assert_eq!(a.example(), b.example(), "{what}");
+    assert_eq!(a.check(), b.check(), "{what}");
+    assert_eq!(a.timeline_zoom(), b.timeline_zoom(), "{what}");
+    assert_eq!(a.state(), b.state(), "{what}");
+    assert_eq!(a.status_text(), b.status_text(), "{what}");
+    assert!(
+        a.machine().map(|m| m.checkpoint()) == b.machine().map(|m| m.checkpoint()),
+        "{what}"
+    );
+}
+
+#[test]
+fn links_and_autosaves_made_before_compare_mode_open_unchanged_as_one_run() {
+    for link in [OLD_LESSON_LINK, OLD_PLAIN_LINK, OLD_FINISHED_LINK] {
+        let single = Session::restore_opening(link).expect("opens");
+        let opened = Session::restore_opening_compared(link).expect("opens");
+        assert!(opened.b.is_none() && opened.pair.is_none(), "{link}");
+        assert_same_session(&opened.a, &single, link);
+        let single = Session::restore(link).expect("opens");
+        let opened = Session::restore_compared(&format!("#{link}")).expect("opens");
+        assert!(opened.b.is_none() && opened.pair.is_none(), "{link}");
+        assert_same_session(&opened.a, &single, link);
+    }
+    for text in [OLD_LESSON_AUTOSAVE, OLD_PLAIN_AUTOSAVE] {
+        let single = Session::restore_autosave_opening(text).expect("opens");
+        let opened = Session::restore_autosave_opening_compared(text).expect("opens");
+        assert!(opened.b.is_none() && opened.pair.is_none(), "{text}");
+        assert_same_session(&opened.a, &single, text);
+        let single = Session::restore_autosave(text).expect("opens");
+        let opened = Session::restore_autosave_compared(text).expect("opens");
+        assert!(opened.b.is_none() && opened.pair.is_none(), "{text}");
+        assert_same_session(&opened.a, &single, text);
+    }
+    // What the fixtures hold, so that opening them "the same" cannot mean opening nothing.
+    let lesson_link = Session::restore_compared(OLD_LESSON_LINK).expect("opens").a;
+    assert_eq!(lesson_link.example(), Some("barrier-local"));
+    assert_eq!(lesson_link.step_count(), 16);
+    assert_eq!(lesson_link.breakpoints(), vec![12]);
+    assert_eq!(
+        (lesson_link.selection().wave, lesson_link.selection().lane),
+        (1, 5)
+    );
+    let autosaved = Session::restore_autosave_compared(OLD_LESSON_AUTOSAVE)
+        .expect("opens")
+        .a;
+    assert_eq!(autosaved.example(), Some("barrier-local"));
+    assert_eq!(autosaved.step_count(), 16);
+    let plain = Session::restore_compared(OLD_PLAIN_LINK).expect("opens").a;
+    assert_eq!(plain.example(), None);
+    assert_eq!(plain.form().workgroup, "4,1,1");
+    assert_eq!(plain.form().wave_width, "4");
+    assert!(plain.source().contains(".kernel mine"));
+    assert_eq!(plain.step_count(), 0);
+    let plain_saved = Session::restore_autosave_compared(OLD_PLAIN_AUTOSAVE)
+        .expect("opens")
+        .a;
+    assert_eq!(plain_saved.source(), plain.source());
+    assert_eq!(plain_saved.state(), &RunState::Ready);
+    let finished = Session::restore_compared(OLD_FINISHED_LINK)
+        .expect("opens")
+        .a;
+    assert_eq!(finished.example(), Some("loop-exit"));
+    assert_eq!(finished.state(), &RunState::Finished);
+    assert_eq!(super::words(&finished, 0, 8), vec![1, 2, 3, 4, 5, 6, 7, 8]);
+}
+
+/// Run A and run B of the lesson pair `id`, questions off, stepped `steps_a` and `steps_b` times.
+fn pair_runs(id: &str, steps_a: usize, steps_b: usize) -> (Session, Session) {
+    let pair = crate::examples::compare_pair(id).expect("pair exists");
+    let mut a = Session::from_example(&pair.a);
+    let mut b = Session::from_example(&pair.b);
+    for (session, steps) in [(&mut a, steps_a), (&mut b, steps_b)] {
+        session.set_questions_on(false);
+        for _ in 0..steps {
+            assert!(session.step());
+        }
+    }
+    (a, b)
+}
+
+#[test]
+fn a_compared_link_round_trips_both_runs_and_the_pair() {
+    let (mut a, mut b) = pair_runs("pair-reduction-addressing", 40, 13);
+    a.select_wave(2);
+    a.select_lane(3);
+    a.toggle_breakpoint(super::line(&a, "local_load_u32 r11"));
+    b.select_wave(3);
+    b.select_lane(6);
+    b.toggle_breakpoint(super::line(&b, "shr     r5"));
+    b.zoom_timeline(2.0);
+    // Run B at another width: the two launches travel separately.
+    let mut form = b.form().clone();
+    form.wave_width = "16".to_string();
+    b.set_form(form);
+    for _ in 0..5 {
+        assert!(b.step());
+    }
+    let link = a.share_state_compared(&b, Some("pair-reduction-addressing"));
+    assert!(link.starts_with("v1."));
+    let opened = Session::restore_compared(&format!("#{link}")).expect("opens");
+    assert_eq!(opened.pair.as_deref(), Some("pair-reduction-addressing"));
+    let restored_b = opened.b.as_ref().expect("run B");
+    for (restored, original) in [(&opened.a, &a), (restored_b, &b)] {
+        assert_eq!(restored.source(), original.source());
+        assert_eq!(restored.form(), original.form());
+        assert_eq!(restored.selection(), original.selection());
+        assert_eq!(restored.step_count(), original.step_count());
+        assert_eq!(restored.breakpoints(), original.breakpoints());
+        assert_eq!(restored.example(), original.example());
+        assert_eq!(restored.timeline_zoom(), original.timeline_zoom());
+        assert_eq!(restored.status_text(), original.status_text());
+    }
+    assert_eq!(opened.a.example(), Some("pair-reduction-addressing-a"));
+    assert_eq!(restored_b.example(), Some("pair-reduction-addressing-b"));
+    assert_eq!(restored_b.form().wave_width, "16");
+    assert_ne!(opened.a.step_count(), restored_b.step_count());
+    // Opened without finishing, each run heads for its own moment.
+    let opening = Session::restore_opening_compared(&link).expect("opens");
+    assert_eq!(opening.a.opening(), Some(a.step_count()));
+    assert_eq!(
+        opening.b.as_ref().and_then(Session::opening),
+        Some(b.step_count())
+    );
+    // A version without compare mode reads run A: the link is run A's own link plus `b` and
+    // `pair`.
+    let single = with_payload(&a.share_state(), |_| {});
+    let stripped = with_payload(&link, |v| {
+        let fields = v.as_object_mut().expect("an object");
+        assert!(fields.remove("b").is_some() && fields.remove("pair").is_some());
+    });
+    assert_eq!(stripped, single);
+    let as_single = Session::restore(&link).expect("opens");
+    assert_same_session(&as_single, &opened.a, "run A alone");
+}
+
+#[test]
+fn a_compared_autosave_round_trips_both_runs_and_the_pair() {
+    let (mut a, mut b) = pair_runs("pair-wave-width", 6, 11);
+    a.select_wave(3);
+    a.select_lane(2);
+    b.select_lane(20);
+    let saved = a.autosave_compared(&b, Some("pair-wave-width"));
+    assert!(saved.starts_with("a1."));
+    let opened = Session::restore_autosave_compared(&saved).expect("opens");
+    assert_eq!(opened.pair.as_deref(), Some("pair-wave-width"));
+    let restored_b = opened.b.as_ref().expect("run B");
+    for (restored, original) in [(&opened.a, &a), (restored_b, &b)] {
+        assert_eq!(restored.source(), original.source());
+        assert_eq!(restored.form(), original.form());
+        assert_eq!(restored.selection(), original.selection());
+        assert_eq!(restored.step_count(), original.step_count());
+        assert_eq!(restored.example(), original.example());
+        assert!(
+            restored.machine().map(|m| m.checkpoint())
+                == original.machine().map(|m| m.checkpoint())
+        );
+    }
+    assert_eq!(
+        (
+            opened.a.form().wave_width.as_str(),
+            restored_b.form().wave_width.as_str()
+        ),
+        ("8", "32")
+    );
+    // Both at the start: no moments, as single autosaves at the start have none.
+    let (fresh_a, fresh_b) = pair_runs("pair-wave-width", 0, 0);
+    let at_start = Session::restore_autosave_compared(&fresh_a.autosave_compared(&fresh_b, None))
+        .expect("opens");
+    assert_eq!(at_start.pair, None);
+    assert_eq!(at_start.a.state(), &RunState::Ready);
+    assert_eq!(
+        at_start.b.as_ref().map(Session::state),
+        Some(&RunState::Ready)
+    );
+    // An autosave of compare mode is not a link, and the other way round.
+    assert_eq!(
+        Session::restore_opening_compared(&saved).err(),
+        Some(LinkError::UnknownVersion("a1".to_string()))
+    );
+    assert_eq!(
+        Session::restore_autosave_opening_compared(&a.share_state_compared(&b, None)).err(),
+        Some(LinkError::UnknownVersion("v1".to_string()))
+    );
+}
+
+/// A compare link made when compare mode came in: two runs of the lesson pair "Branch vs
+/// select", A five steps in with lane 3 selected, B nine steps in on wave 1, lane 6, with a
+/// breakpoint on its `select`. Every later version must open it so.
+const COMPARE_LINK: &str = "v1.7ZTNctMwEMdfZUdHUEodp6E4w4kH4MKNMI5ib2pNZMlIctLQ6buzkpw4CWWGGThwqHJR_qv90Gp_fmLO9LZCVrAFfNYIn4xSwv8A57GDDi34xqKoC8g1vIUMNsaCqWvQHDS8g2kUcId6qRegb-BLg7CSmxW4TknvgskeYC92CFJ7A0EL_kLXMNg1KKHR3Sz1zRatRgVVKqJcW6GrhnSLD5Iqsg7ulxpotWZXOksbe8vB2TJVWcq6fASgQsZTsm3pVMYhS1pIHJed8uhtB4Os2q7E7wAdHY7GDE5rQWpBN5ax-sFhQ2LaniezOYd8lGXbq5huNqQ7t4m6PtlmZxkXsUexLcfOJy9UDkd_11i4iD36j30t0kMN_rqWm-vm3HGYDVcaigU7HyLenfdgffAIVLNF5-AjxX1zdKxxJyssnTcWyz6fpgCDsRHK0yNS7qVmnNHEtKx4YumxafJIe7Cypl3G6Ud_98ZuH6zpu6DNjyINUbmXtW9IvSdBaumlUOVpOlKsoZYWW2MPJE3v5qQqU9HRk5jN8_sZya14LKV23vaVl0aHENltWmQNkaP49dvzRVW3qZy4CV1mRc5ZYIbOfuBsTdO47QxNfPTlrGqw2rJC90px5q3oOqT7bgQ9J2f4KNpOBQY7Ie0kTf1k5yYOFVZ-IqiSdejYn7HKYS99Y3oPAlKsYsAwVArhFi7QGk6sjW8ICbcPbAU0VinnCrZIl6GICIacAqoaNGL9EqfJ53_ldIw-kjkO-hWWRyR_ZTJGTyxy6slZS5PnEcbI0wWN0TNC-LJj7N6QMl5qNoIXvwTFKW_A-gLoV4r_BcXZkeL5ieLs_TXGWf63IK8Z5Q-m351gzz8B";
+
+#[test]
+fn the_first_compare_link_still_opens_with_both_runs() {
+    let opened = Session::restore_compared(COMPARE_LINK).expect("opens");
+    let pair = crate::examples::compare_pair("pair-branch-vs-select").expect("pair exists");
+    assert_eq!(opened.pair.as_deref(), Some(pair.id));
+    let a = &opened.a;
+    let b = opened.b.as_ref().expect("run B");
+    assert_eq!(a.source(), pair.a.source);
+    assert_eq!(b.source(), pair.b.source);
+    assert_eq!(a.form(), &pair.a.form);
+    assert_eq!(b.form(), &pair.b.form);
+    assert_eq!(a.example(), Some("pair-branch-vs-select-a"));
+    assert_eq!(b.example(), Some("pair-branch-vs-select-b"));
+    assert_eq!((a.step_count(), b.step_count()), (9, 17));
+    assert_eq!((a.selection().wave, a.selection().lane), (0, 3));
+    assert_eq!((b.selection().wave, b.selection().lane), (1, 6));
+    assert!(a.breakpoints().is_empty());
+    assert_eq!(b.breakpoints(), vec![super::line(b, "select   r4")]);
+    // The same moments as stepping there again.
+    let (again_a, again_b) = pair_runs("pair-branch-vs-select", 5, 9);
+    assert!(a.machine().map(|m| m.checkpoint()) == again_a.machine().map(|m| m.checkpoint()));
+    assert!(b.machine().map(|m| m.checkpoint()) == again_b.machine().map(|m| m.checkpoint()));
+}
+
+#[test]
+fn a_damaged_run_b_is_refused_with_a_message_and_run_a_still_opens() {
+    let (a, b) = pair_runs("pair-loop-trip-count", 3, 4);
+    let link = a.share_state_compared(&b, Some("pair-loop-trip-count"));
+    for damage in [
+        serde_json::json!(7),
+        serde_json::json!({ "source": 5 }),
+        serde_json::json!({ "source": "x" }),
+    ] {
+        let damaged = with_payload(&link, |v| v["b"] = damage.clone());
+        let err = Session::restore_opening_compared(&damaged)
+            .err()
+            .expect("refused");
+        assert!(
+            matches!(err, LinkError::BadSecondRun(_)),
+            "{damage}: {err:?}"
+        );
+        let message = err.to_string();
+        assert!(
+            message.starts_with("the link's second run (B) is not a saved state ("),
+            "{message}"
+        );
+        // Nothing is lost: the same link still opens run A alone.
+        let alone = Session::restore(&damaged).expect("run A opens");
+        assert_eq!(alone.source(), a.source());
+        assert_eq!(alone.step_count(), a.step_count());
+    }
+    // A damaged run A is the payload's own error, as for a single run.
+    let damaged_a = with_payload(&link, |v| v["source"] = 5.into());
+    assert!(matches!(
+        Session::restore_opening_compared(&damaged_a),
+        Err(LinkError::BadJson(_))
+    ));
+    // The same for autosaves.
+    let saved = a.autosave_compared(&b, None);
+    let damaged = with_payload(&saved, |v| v["b"] = serde_json::json!({ "form": [] }));
+    assert!(matches!(
+        Session::restore_autosave_opening_compared(&damaged),
+        Err(LinkError::BadSecondRun(_))
+    ));
+    assert_eq!(
+        Session::restore_autosave(&damaged)
+            .expect("run A opens")
+            .source(),
+        a.source()
+    );
+}
+
+#[test]
+fn the_step_limit_holds_for_both_runs_together() {
+    let (a, b) = pair_runs("pair-branch-vs-select", 1, 1);
+    let link = a.share_state_compared(&b, None);
+    let greedy = with_payload(&link, |v| {
+        v["steps"] = 150_000_000u64.into();
+        v["b"]["steps"] = 60_000_000u64.into();
+    });
+    assert_eq!(
+        Session::restore_opening_compared(&greedy).err(),
+        Some(LinkError::TooManySteps(210_000_000))
+    );
+    // Either run alone is within the limit.
+    let modest = with_payload(&link, |v| v["b"]["steps"] = 60_000_000u64.into());
+    assert!(Session::restore_opening_compared(&modest).is_ok());
+    // An autosave whose moments are too far together opens both runs at the start.
+    let saved = a.autosave_compared(&b, None);
+    let greedy = with_payload(&saved, |v| {
+        v["moment"]["steps"] = 150_000_000u64.into();
+        v["b"]["moment"]["steps"] = 60_000_000u64.into();
+    });
+    let opened = Session::restore_autosave_opening_compared(&greedy).expect("opens");
+    assert_eq!(opened.a.opening(), None);
+    assert_eq!(opened.b.as_ref().and_then(Session::opening), None);
+    assert_eq!(opened.a.step_count(), 0);
+}
+
+#[test]
+fn an_unknown_pair_is_forgotten_and_a_pair_run_is_remembered_alone() {
+    let (a, b) = pair_runs("pair-branch-vs-select", 2, 2);
+    let link = a.share_state_compared(&b, Some("pair-from-a-later-version"));
+    let opened = Session::restore_compared(&link).expect("opens");
+    assert_eq!(opened.pair, None);
+    assert!(opened.b.is_some());
+    // A single link of one pair's run keeps where it came from.
+    let single = Session::restore(&b.share_state()).expect("opens");
+    assert_eq!(single.example(), Some("pair-branch-vs-select-b"));
+    assert!(!single.example_edited());
+}
