@@ -6,13 +6,15 @@
 //! API boundary: source in through [`compile`] (or a [`compile::CompileJob`] a few lines at a
 //! time), a validated [`program::Program`] out, run by a [`machine::Machine`] configured from a
 //! [`LaunchSpec`]; the machine is read through its views (waves, lanes, frames, memory,
-//! statistics, history, events). Around them: the `.wbin` binary ([`wbin`]), the readers of
+//! statistics, history, events), and two runs are set side by side by [`compare`] (their
+//! measures, their device memory). Around them: the `.wbin` binary ([`wbin`]), the readers of
 //! numbers ([`numbers`]) and values ([`numeric`]), and the editor's tables ([`syntax`]). The
 //! passes between (lexing, parsing, lowering, validation) and the machine's insides are private.
 
 // Everything the API above does not name is `pub(crate)` at most, so a `pub` says "API".
 #![warn(unreachable_pub)]
 
+pub mod compare;
 pub mod compile;
 pub mod diagnostic;
 pub mod instr;

@@ -11,6 +11,7 @@
 mod build;
 mod caption;
 mod check;
+pub mod comparison;
 mod data_movement;
 mod default_kernel;
 mod embed;
@@ -48,6 +49,7 @@ mod tests;
 
 pub use caption::Caption;
 pub use check::Check;
+pub use comparison::ComparisonView;
 pub use data_movement::{DataMovement, LaneMove, MoveSource};
 pub use default_kernel::DEFAULT_KERNEL;
 pub use embed::{embed_code, embed_hash, split_page_hash, PageOptions};
@@ -63,7 +65,7 @@ pub use quiz::{parse_value, value_matches, Answer, OpenQuestion, Reveal, Score};
 pub use regions::{ElemType, RegionField, RegionForm, RegionKind};
 pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHARS};
 pub use run::{RunProgress, RunState};
-pub use session::{Opened, Session};
+pub use session::{comparison, Opened, Session};
 pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
 pub use shown_wave_run::ShownWaveRun;
 pub use source_view::{

@@ -2,8 +2,9 @@
 //!
 //! `wavesim run FILE.wave` takes wave-emu's flags and prints its dump formats; `wavesim check
 //! FILE.wave` lists diagnostics; `wavesim asm` and `wavesim dis` write and read `.wbin` binaries,
-//! which `run` and `check` also take. Errors go to stderr with exit code 1: `FILE:LINE:COL: error:
-//! …` with the source line for a problem at a place in the file (see `report`), else `error: …`.
+//! which `run` and `check` also take; `wavesim compare A B` runs two kernels and compares them.
+//! Errors go to stderr with exit code 1 (2 for `compare`): `FILE:LINE:COL: error: …` with the
+//! source line for a problem at a place in the file (see `report`), else `error: …`.
 
 // Nothing here needs `unsafe`; the engine below keeps it behind validated kernels.
 #![forbid(unsafe_code)]
@@ -11,6 +12,7 @@
 mod asm;
 mod check;
 mod cli;
+mod compare;
 mod compat;
 mod dump;
 mod report;
@@ -34,7 +36,7 @@ fn main() -> ExitCode {
             // Help and version go to stdout with success; usage mistakes are errors like any other.
             let _ = e.print();
             return if e.use_stderr() {
-                ExitCode::from(1)
+                usage_error_code()
             } else {
                 ExitCode::SUCCESS
             };
@@ -44,7 +46,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(1);
+            return usage_error_code();
         }
     };
     let result = match &cli.command {
@@ -54,6 +56,20 @@ fn main() -> ExitCode {
                 print_stdout(&out);
                 ExitCode::SUCCESS
             })
+        }
+        Command::Compare(args) => {
+            let sub = matches.subcommand_matches("compare").unwrap_or(&matches);
+            // Exit status 1 says the results differ, so a failure is 2 (see below).
+            return match compare::compare(args, sub) {
+                Ok(compared) => {
+                    print_stdout(&compared.text);
+                    ExitCode::from(u8::from(compared.results_differ))
+                }
+                Err(Failure(text)) => {
+                    eprintln!("{text}");
+                    ExitCode::from(2)
+                }
+            };
         }
         Command::Asm(args) => asm::assemble(args).map(|()| ExitCode::SUCCESS),
         Command::Dis(args) => asm::disassemble(args).map(|text| {
@@ -81,6 +97,19 @@ fn main() -> ExitCode {
         eprintln!("{text}");
         ExitCode::from(1)
     })
+}
+
+/// The exit status of a usage mistake: 2 for `compare`, whose status 1 says that the results
+/// differ, and 1 for every other command.
+fn usage_error_code() -> ExitCode {
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|word| word == "compare")
+    {
+        ExitCode::from(2)
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 /// Writes to stdout, ignoring a closed pipe (`wavesim run … | head`).

@@ -25,91 +25,20 @@ use wave_trace::{TraceEnd, TraceWriter};
 /// Runs the kernel and writes the dumps to stdout; returns the statistics, which follow them.
 pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
     // Specs first: a typo in a flag is reported before any work.
-    let config = launch_config(args)?;
-    let fills = fills(args)?;
+    let names = FlagNames::default();
+    let config = launch_config(args, &names)?;
+    let fills = fills(args, &names)?;
     let dumps = dumps_in_order(args, matches)?;
-
-    let source = source::read(&args.file)?;
-    let file = args.file.display().to_string();
-    let compiled = compile(&source);
-    let Some(program) = compiled.program else {
-        let errors: Vec<_> = compiled
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.is_error())
-            .collect();
-        return Err(located(report::diagnostics(&file, &source, &errors)));
-    };
-    // Warnings go to stderr as `check` prints them, so a kernel that runs is still told what
-    // would not port (stdout stays the dumps alone).
-    let warnings: Vec<_> = compiled
-        .diagnostics
-        .iter()
-        .filter(|d| !d.is_error())
-        .cloned()
-        .collect();
-    if !args.quiet && !warnings.is_empty() {
-        eprint!("{}", report::diagnostics(&file, &source, &warnings));
-    }
-    let kernel = select_kernel(&program.kernels, args.kernel.as_deref(), &file)?;
-
-    let mut machine = Machine::new(kernel, &config)
-        .map_err(|e| Failure::new(format!("{file}: kernel `{}`: {e}", kernel.name)))?;
+    let workgroup_given = matches.value_source("workgroup") == Some(ValueSource::CommandLine);
+    let Loaded {
+        source,
+        file,
+        kernel,
+        mut machine,
+    } = load(args, &config, &fills, workgroup_given, &names)?;
+    let kernel = &kernel;
     let wave_emu = args.compat == Compat::WaveEmu;
-    if wave_emu {
-        machine.set_behaviour(Behaviour::WaveEmu);
-    }
-    if let Some(size) = kernel.workgroup_size {
-        if matches.value_source("workgroup") == Some(ValueSource::CommandLine)
-            && size != config.workgroup
-        {
-            eprintln!(
-                "note: kernel `{}` declares .workgroup_size {},{},{}, which overrides --workgroup {}",
-                kernel.name, size[0], size[1], size[2], args.workgroup
-            );
-        }
-    }
-
     let device_size = machine.device().len() as u64;
-    for (flag, fill) in &fills {
-        let start = fill.offset as usize;
-        let slot = fill
-            .count
-            .checked_mul(4)
-            .filter(|&len| fits(fill.offset, len, device_size))
-            .and_then(|len| {
-                let bytes = machine.device_mut().bytes_mut();
-                bytes.get_mut(start..start + len as usize)
-            })
-            .ok_or_else(|| {
-                let len = fill.count.saturating_mul(4);
-                out_of_range(args.compat, flag, fill.offset, len, device_size)
-            })?;
-        // Written in place: a fill can be most of device memory.
-        fill.write_to(slot);
-    }
-    for text in &args.arg {
-        let (offset, path) = spec::parse_arg(text).map_err(|e| bad_spec("--arg", text, &e))?;
-        let unreadable = |e: io::Error| {
-            Failure::new(format!("--arg {text}: cannot read {}: {e}", path.display()))
-        };
-        let file = File::open(&path).map_err(unreadable)?;
-        let slot = usize::try_from(offset)
-            .ok()
-            .and_then(|start| machine.device_mut().bytes_mut().get_mut(start..))
-            .unwrap_or_default();
-        let length = read_into(file, slot).map_err(unreadable)?;
-        if !fits(offset, length, device_size) {
-            let flag = format!("--arg {text}");
-            return Err(out_of_range(
-                args.compat,
-                &flag,
-                offset,
-                length,
-                device_size,
-            ));
-        }
-    }
     // wave-emu reads the dumps after the run and fails at the first that does not fit; in that
     // mode they are checked then (`compat::dumps_to_print`).
     let dumps_checked_now = dumps.iter().filter(|_| !wave_emu);
@@ -134,22 +63,7 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
     } else {
         machine.run_to_end()
     };
-    match stop {
-        Stop::Finished => {}
-        Stop::Trap(trap) if wave_emu => {
-            return Err(compat::trap_failure(
-                &trap,
-                kernel,
-                machine.workgroup().id(),
-            ))
-        }
-        Stop::Trap(trap) => return Err(trap_failure(&file, &source, kernel, &machine, &trap)),
-        other => {
-            return Err(Failure::new(format!(
-                "the run stopped unexpectedly: {other:?}"
-            )))
-        }
-    }
+    ended(stop, args.compat, &file, &source, kernel, &machine)?;
 
     // The dumps go out as they are formatted; the statistics are returned, for `main` to print
     // after them. A failed write (a closed pipe: `wavesim run … | head`) ends the dumps early.
@@ -177,6 +91,162 @@ pub fn run(args: &RunArgs, matches: &ArgMatches) -> Result<String, Failure> {
         statistics.push_str(&dump::playground_stats(machine.stats()));
     }
     Ok(statistics)
+}
+
+/// A kernel compiled, picked and loaded into its machine with device memory filled, ready to run.
+pub struct Loaded {
+    pub source: String,
+    /// The file's name as the messages quote it.
+    pub file: String,
+    pub kernel: Kernel,
+    pub machine: Machine,
+}
+
+/// Compiles `args.file`, picks its kernel, builds the machine for `config` (in wave-emu's
+/// behaviour under `--compat wave-emu`) and fills its device memory: the zero and iota `fills`,
+/// then the `--arg` files. `workgroup_given` says whether `--workgroup` was on the command line,
+/// for the note when the kernel's `.workgroup_size` overrides it.
+pub fn load(
+    args: &RunArgs,
+    config: &LaunchConfig,
+    fills: &[(String, Fill)],
+    workgroup_given: bool,
+    names: &FlagNames,
+) -> Result<Loaded, Failure> {
+    let source = source::read(&args.file)?;
+    let file = args.file.display().to_string();
+    let compiled = compile(&source);
+    let Some(program) = compiled.program else {
+        let errors: Vec<_> = compiled
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.is_error())
+            .collect();
+        return Err(located(report::diagnostics(&file, &source, &errors)));
+    };
+    // Warnings go to stderr as `check` prints them, so a kernel that runs is still told what
+    // would not port (stdout stays the dumps alone).
+    let warnings: Vec<_> = compiled
+        .diagnostics
+        .iter()
+        .filter(|d| !d.is_error())
+        .cloned()
+        .collect();
+    if !args.quiet && !warnings.is_empty() {
+        eprint!("{}", report::diagnostics(&file, &source, &warnings));
+    }
+    let kernel = select_kernel(&program.kernels, args.kernel.as_deref(), &file)?.clone();
+
+    let mut machine = Machine::new(&kernel, config)
+        .map_err(|e| Failure::new(format!("{file}: kernel `{}`: {e}", kernel.name)))?;
+    if args.compat == Compat::WaveEmu {
+        machine.set_behaviour(Behaviour::WaveEmu);
+    }
+    if let Some(size) = kernel.workgroup_size {
+        if workgroup_given && size != config.workgroup {
+            eprintln!(
+                "note: kernel `{}` declares .workgroup_size {},{},{}, which overrides {} {}",
+                kernel.name,
+                size[0],
+                size[1],
+                size[2],
+                names.name("--workgroup"),
+                args.workgroup
+            );
+        }
+    }
+
+    let device_size = machine.device().len() as u64;
+    for (flag, fill) in fills {
+        let start = fill.offset as usize;
+        let slot = fill
+            .count
+            .checked_mul(4)
+            .filter(|&len| fits(fill.offset, len, device_size))
+            .and_then(|len| {
+                let bytes = machine.device_mut().bytes_mut();
+                bytes.get_mut(start..start + len as usize)
+            })
+            .ok_or_else(|| {
+                let len = fill.count.saturating_mul(4);
+                out_of_range(args.compat, flag, fill.offset, len, device_size)
+            })?;
+        // Written in place: a fill can be most of device memory.
+        fill.write_to(slot);
+    }
+    let arg_flag = names.name("--arg");
+    for text in &args.arg {
+        let (offset, path) = spec::parse_arg(text).map_err(|e| bad_spec(&arg_flag, text, &e))?;
+        let unreadable = |e: io::Error| {
+            Failure::new(format!(
+                "{arg_flag} {text}: cannot read {}: {e}",
+                path.display()
+            ))
+        };
+        let file = File::open(&path).map_err(unreadable)?;
+        let slot = usize::try_from(offset)
+            .ok()
+            .and_then(|start| machine.device_mut().bytes_mut().get_mut(start..))
+            .unwrap_or_default();
+        let length = read_into(file, slot).map_err(unreadable)?;
+        if !fits(offset, length, device_size) {
+            let flag = format!("{arg_flag} {text}");
+            return Err(out_of_range(
+                args.compat,
+                &flag,
+                offset,
+                length,
+                device_size,
+            ));
+        }
+    }
+    Ok(Loaded {
+        source,
+        file,
+        kernel,
+        machine,
+    })
+}
+
+/// How the messages name the flags: as typed, or, for run B of `wavesim compare`, with `--b-` in
+/// place of `--` for the flags given as `--b-` overrides.
+#[derive(Debug, Default)]
+pub struct FlagNames {
+    /// The flags (`--grid`, …) whose value came from their `--b-` override.
+    pub overridden: Vec<&'static str>,
+}
+
+impl FlagNames {
+    pub fn name(&self, flag: &str) -> String {
+        match flag.strip_prefix("--") {
+            Some(bare) if self.overridden.contains(&flag) => format!("--b-{bare}"),
+            _ => flag.to_string(),
+        }
+    }
+}
+
+/// A run's stop as the command reports it: nothing when the grid finished, else the trap (in
+/// wave-emu's words under `--compat wave-emu`, else located at its line).
+pub fn ended(
+    stop: Stop,
+    compat: Compat,
+    file: &str,
+    source: &str,
+    kernel: &Kernel,
+    machine: &Machine,
+) -> Result<(), Failure> {
+    match stop {
+        Stop::Finished => Ok(()),
+        Stop::Trap(trap) if compat == Compat::WaveEmu => Err(compat::trap_failure(
+            &trap,
+            kernel,
+            machine.workgroup().id(),
+        )),
+        Stop::Trap(trap) => Err(trap_failure(file, source, kernel, machine, &trap)),
+        other => Err(Failure::new(format!(
+            "the run stopped unexpectedly: {other:?}"
+        ))),
+    }
 }
 
 fn bad_spec(flag: &str, text: &str, reason: &str) -> Failure {
@@ -215,7 +285,7 @@ fn read_into(mut file: File, slot: &mut [u8]) -> io::Result<u64> {
     Ok(filled as u64 + io::copy(&mut file, &mut io::sink())?)
 }
 
-fn launch_config(args: &RunArgs) -> Result<LaunchConfig, Failure> {
+pub fn launch_config(args: &RunArgs, names: &FlagNames) -> Result<LaunchConfig, Failure> {
     let spec = LaunchSpec {
         grid: args.grid.clone(),
         workgroup: args.workgroup.clone(),
@@ -241,7 +311,7 @@ fn launch_config(args: &RunArgs) -> Result<LaunchConfig, Failure> {
             LaunchField::DeviceMemory => ("--device-memory", args.device_memory.as_str()),
             LaunchField::MaxInstructions => ("--max-instructions", args.max_instructions.as_str()),
         };
-        bad_spec(flag, text, reason)
+        bad_spec(&names.name(flag), text, reason)
     })
 }
 
@@ -258,15 +328,17 @@ fn spec_text(texts: &[String]) -> &str {
 }
 
 /// Zero fills, then iota fills: wave-emu's order (the `--arg` files come after both).
-fn fills(args: &RunArgs) -> Result<Vec<(String, Fill)>, Failure> {
+pub fn fills(args: &RunArgs, names: &FlagNames) -> Result<Vec<(String, Fill)>, Failure> {
     let mut fills = Vec::new();
+    let zero = names.name("--fill-zero");
     for text in &args.fill_zero {
-        let fill = spec::parse_fill_zero(text).map_err(|e| bad_spec("--fill-zero", text, &e))?;
-        fills.push((format!("--fill-zero {text}"), fill));
+        let fill = spec::parse_fill_zero(text).map_err(|e| bad_spec(&zero, text, &e))?;
+        fills.push((format!("{zero} {text}"), fill));
     }
+    let iota = names.name("--fill-iota");
     for text in &args.fill_iota {
-        let fill = spec::parse_fill_iota(text).map_err(|e| bad_spec("--fill-iota", text, &e))?;
-        fills.push((format!("--fill-iota {text}"), fill));
+        let fill = spec::parse_fill_iota(text).map_err(|e| bad_spec(&iota, text, &e))?;
+        fills.push((format!("{iota} {text}"), fill));
     }
     Ok(fills)
 }

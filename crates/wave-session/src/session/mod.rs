@@ -5,6 +5,7 @@
 //! parts; what the views show is computed by the reader modules from the parts they read.
 
 mod commands;
+mod compare;
 mod quiz;
 mod share;
 mod time_travel;
@@ -16,6 +17,8 @@ use wave_engine::compile::CompileJob;
 use wave_engine::machine::Machine;
 use wave_engine::program::Kernel;
 use wave_engine::Compiled;
+
+pub use compare::comparison;
 
 use crate::build::Build;
 use crate::check::Check;
