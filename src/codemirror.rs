@@ -47,6 +47,7 @@ extern "C" {
         heat_lines: &Uint32Array,
         efficiency: &Float64Array,
         executions: &Float64Array,
+        scale: f64,
     );
 
     #[wasm_bindgen(method)]
@@ -112,8 +113,9 @@ impl WaveEditor {
     }
 
     /// What a step changes, in one editor update: the selected wave's line (0 for none) and
-    /// per line (line, SIMD efficiency 0–1, executions).
-    pub fn set_machine_state(&self, line: u32, heat: &[(u32, f64, u64)]) {
+    /// per line (line, SIMD efficiency 0–1, executions); a bar as long as the gutter stands for
+    /// `scale` executions.
+    pub fn set_machine_state(&self, line: u32, heat: &[(u32, f64, u64)], scale: u64) {
         let lines: Vec<u32> = heat.iter().map(|h| h.0).collect();
         let efficiency: Vec<f64> = heat.iter().map(|h| h.1).collect();
         let executions: Vec<f64> = heat.iter().map(|h| h.2 as f64).collect();
@@ -122,6 +124,7 @@ impl WaveEditor {
             &Uint32Array::from(&lines[..]),
             &Float64Array::from(&efficiency[..]),
             &Float64Array::from(&executions[..]),
+            scale as f64,
         );
     }
 }

@@ -47,10 +47,11 @@ fn TextField(
     let ctx = use_ctx();
     let state = use_form();
     let error = move || error_of(state, field);
+    let id = ctx.id(id);
     let error_id = format!("{id}-error");
     view! {
         <div class="field">
-            <label for=id>{label}</label>
+            <label for=id.clone()>{label}</label>
             <input
                 id=id
                 class="input mono"
@@ -315,9 +316,9 @@ pub fn ConfigView() -> impl IntoView {
             </p>
             <div class="fields">
                 <div class="field">
-                    <label for="cfg-kernel">"Kernel"</label>
+                    <label for=ctx.id("cfg-kernel")>"Kernel"</label>
                     <select
-                        id="cfg-kernel"
+                        id=ctx.id("cfg-kernel")
                         class="select"
                         prop:value=move || state.form.with(|f| f.kernel.clone())
                         on:change=move |event| {
@@ -409,7 +410,7 @@ pub fn ConfigView() -> impl IntoView {
                     aria-checked=move || {
                         if state.form.with(|f| f.reference_behaviour) { "true" } else { "false" }
                     }
-                    aria-describedby="behaviour-hint"
+                    aria-describedby=ctx.id("behaviour-hint")
                     on:click=move |_| {
                         update_form(ctx, |f| f.reference_behaviour = !f.reference_behaviour)
                     }
@@ -417,7 +418,7 @@ pub fn ConfigView() -> impl IntoView {
                     <span class="switch-knob" aria-hidden="true"></span>
                     "Reference emulator behaviour"
                 </button>
-                <span id="behaviour-hint" class="hint">
+                <span id=ctx.id("behaviour-hint") class="hint">
                     "Run as wave-emu 0.1.2 does, its departures from the spec included (a break inside an if revived at endif, empty paths run, halt ends the whole wave, …); the status and the events say where a step departs from the spec."
                 </span>
             </div>

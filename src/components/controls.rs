@@ -20,6 +20,23 @@ fn on_key(ctx: Ctx, event: &web_sys::KeyboardEvent) {
         return;
     }
     let key = event.key();
+    // While comparing, the keys that move a run move both.
+    if let Some(pair) = ctx.pair.get_untracked() {
+        let both: Option<fn(&super::Pair)> = match key.as_str() {
+            "F5" if event.shift_key() => Some(super::Pair::reset),
+            "F5" if !event.alt_key() => Some(super::Pair::run_or_pause),
+            "F10" if event.shift_key() => Some(super::Pair::step_back),
+            "F10" => Some(super::Pair::step),
+            "F8" if event.shift_key() => Some(super::Pair::previous_event),
+            "F8" => Some(super::Pair::next_event),
+            _ => None,
+        };
+        if let Some(command) = both {
+            command(&pair);
+            event.prevent_default();
+            return;
+        }
+    }
     let handled = match key.as_str() {
         "F5" if event.shift_key() => {
             ctx.reset();
@@ -115,8 +132,11 @@ fn TimeButton(
 #[component]
 pub fn Controls() -> impl IntoView {
     let ctx = use_ctx();
-    let handle = window_event_listener(leptos::ev::keydown, move |event| on_key(ctx, &event));
-    on_cleanup(move || handle.remove());
+    // One listener for the page: run B's controls leave the keys to run A's.
+    if ctx.side == super::Side::A {
+        let handle = window_event_listener(leptos::ev::keydown, move |event| on_key(ctx, &event));
+        on_cleanup(move || handle.remove());
+    }
 
     let can_run = move || ctx.with(|s| s.state().can_run());
     let can_step_back = move || !ctx.running.get() && ctx.with(|s| s.can_step_back());
@@ -265,7 +285,10 @@ pub fn Controls() -> impl IntoView {
         </div>
         // Above the status and the event list, whose heights change with each move: a drag
         // along the timeline must not move it.
-        <Timeline />
+        // While comparing, both runs' timelines are drawn together, between the runs.
+        <Show when=move || ctx.pair.with(Option::is_none)>
+            <Timeline />
+        </Show>
         <div class="pickers">
             <label class="picker">
                 <span>"Workgroup"</span>

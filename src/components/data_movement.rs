@@ -203,8 +203,8 @@ pub fn DataMovementView() -> impl IntoView {
     let picture = move || moved.with(|m| m.as_ref().map(svg));
     view! {
         <Show when=move || moved.with(Option::is_some)>
-            <section class="view movement-view" aria-labelledby="movement-heading">
-                <h3 id="movement-heading" class="view-title">
+            <section class="view movement-view" aria-labelledby=ctx.id("movement-heading")>
+                <h3 id=ctx.id("movement-heading") class="view-title">
                     "Data movement "
                     <span class="view-note">
                         {move || moved.with(|m| m.as_ref().map(|m| format!("{} · before above, after below", m.code)).unwrap_or_default())}

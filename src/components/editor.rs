@@ -119,12 +119,36 @@ pub fn Editor() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    // The executions a full bar stands for: the busiest line's, of both runs while comparing
+    // (so the run that issues fewer wave-instructions shows shorter bars).
+    let scale = Memo::new(move |_| {
+        let busiest = |s: &wave_session::Session| {
+            s.line_heat()
+                .iter()
+                .map(|h| h.executions)
+                .max()
+                .unwrap_or(0)
+        };
+        let own = heat.with(|per_line| per_line.iter().map(|h| h.2).max().unwrap_or(0));
+        match ctx.pair.get() {
+            Some(pair) => {
+                let other = if ctx.side == super::Side::A {
+                    pair.b
+                } else {
+                    pair.a
+                };
+                own.max(other.held_while_running(None, busiest))
+            }
+            None => own,
+        }
+    });
     // A step moves the line and changes the heat: one editor update for both.
     Effect::new(move |_| {
         let line = current_line.get().unwrap_or(0);
+        let scale = scale.get();
         heat.with(|per_line| {
             if ready.get() {
-                ctx.with_editor(|editor| editor.set_machine_state(line, per_line));
+                ctx.with_editor(|editor| editor.set_machine_state(line, per_line, scale));
             }
         });
     });
@@ -146,8 +170,8 @@ pub fn Editor() -> impl IntoView {
     };
 
     view! {
-        <section class="pane editor-pane" aria-labelledby="editor-heading">
-            <h2 id="editor-heading" class="pane-title">
+        <section class="pane editor-pane" aria-labelledby=ctx.id("editor-heading")>
+            <h2 id=ctx.id("editor-heading") class="pane-title">
                 "Kernel"
                 <span class="pane-title-note">
                     {move || format!("Ln {}", ctx.cursor_line.get())}

@@ -36,8 +36,7 @@ fn work_title(ctx: Ctx) -> String {
 /// Opens the full page in a new tab at exactly this state: source, configuration, step and
 /// selection.
 fn open_full_page(ctx: Ctx) {
-    ctx.commit_source();
-    let (Some(page), Some(state)) = (page_address(), ctx.act(|s| s.share_state())) else {
+    let (Some(page), Some(state)) = (page_address(), ctx.page_state()) else {
         return;
     };
     let url = format!("{page}#{state}");
@@ -53,8 +52,7 @@ fn open_full_page(ctx: Ctx) {
 
 /// Puts a ready `<iframe>` of this moment on the clipboard.
 pub fn copy_embed_code(ctx: Ctx) {
-    ctx.commit_source();
-    let (Some(page), Some(state)) = (page_address(), ctx.act(|s| s.share_state())) else {
+    let (Some(page), Some(state)) = (page_address(), ctx.page_state()) else {
         return;
     };
     let code = embed_code(

@@ -3,8 +3,11 @@
 
 use leptos::prelude::*;
 
+use super::compare::{self, Pair};
 use super::{target_value, use_ctx};
-use wave_session::examples::{example, examples, next_lesson, TOPICS};
+use wave_session::examples::{
+    compare_pair, compare_pairs, example, examples, next_lesson, COMPARE_TOPIC, TOPICS,
+};
 use wave_session::{Progress, Session};
 
 /// A lesson's menu entry: its title, marked done and with its score when it has one.
@@ -25,11 +28,27 @@ fn menu_title(title: &str, id: &str, progress: &Progress) -> String {
 #[component]
 pub fn ExamplePicker() -> impl IntoView {
     let ctx = use_ctx();
-    let current = Memo::new(move |_| ctx.with(|s| s.example().unwrap_or_default()));
+    // A lesson pair while comparing one, else the example of the run examples open in.
+    let current = Memo::new(move |_| match ctx.pair.get() {
+        Some(Pair {
+            lesson: Some(lesson),
+            ..
+        }) => lesson,
+        _ => ctx.with(|s| s.example().unwrap_or_default()),
+    });
     let on_change = move |event: leptos::ev::Event| {
         let id = target_value(&event);
-        if let Some(found) = example(&id) {
-            ctx.replace_session(Session::from_example(&found));
+        if let Some(pair) = compare_pair(&id) {
+            compare::open_lesson(ctx, &pair);
+        } else if let Some(found) = example(&id) {
+            let run = compare::target(ctx);
+            run.replace_session(Session::from_example(&found));
+            // One run changed: the two are no longer the lesson pair.
+            ctx.pair.update(|pair| {
+                if let Some(pair) = pair {
+                    pair.lesson = None;
+                }
+            });
             ctx.alert.set(None);
         }
     };
@@ -65,6 +84,12 @@ pub fn ExamplePicker() -> impl IntoView {
                     }
                 })
                 .collect_view()}
+            <optgroup label=COMPARE_TOPIC>
+                {compare_pairs()
+                    .into_iter()
+                    .map(|pair| view! { <option value=pair.id>{pair.title}</option> })
+                    .collect_view()}
+            </optgroup>
         </select>
     }
 }

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::compare::CompareToggle;
 use super::examples::ExamplePicker;
 use super::export_menu::ExportMenu;
 use super::open_file::OpenFileButton;
@@ -88,6 +89,7 @@ pub fn Header() -> impl IntoView {
             <ExamplePicker />
             <span class="header-spacer"></span>
             <span class="notice" aria-live="polite">{move || ctx.notice.get()}</span>
+            <CompareToggle />
             <OpenFileButton />
             <button class="btn" type="button" on:click=move |_| copy_link(ctx)>
                 "Copy link"
@@ -136,8 +138,7 @@ pub fn Header() -> impl IntoView {
 
 /// Puts the whole state in the URL hash and copies the URL.
 fn copy_link(ctx: super::Ctx) {
-    ctx.commit_source();
-    let Some(hash) = ctx.act(|s| s.share_state()) else {
+    let Some(hash) = ctx.page_state() else {
         return;
     };
     let Some(window) = web_sys::window() else {

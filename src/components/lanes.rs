@@ -381,8 +381,8 @@ pub fn Lanes() -> impl IntoView {
         }
     };
     view! {
-        <section class="view lanes-view" aria-labelledby="lanes-heading" aria-busy=move || ctx.busy()>
-            <h3 id="lanes-heading" class="view-title">
+        <section class="view lanes-view" aria-labelledby=ctx.id("lanes-heading") aria-busy=move || ctx.busy()>
+            <h3 id=ctx.id("lanes-heading") class="view-title">
                 "Lanes" <span class="view-note">{active_count}</span> <HeldNote />
             </h3>
             // The lane buttons are made and updated by the effect above (`show_lanes`).

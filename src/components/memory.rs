@@ -82,7 +82,7 @@ pub fn MemoryView() -> impl IntoView {
                         type="text"
                         spellcheck="false"
                         aria-invalid=move || if error.get().is_some() { "true" } else { "false" }
-                        aria-describedby="memory-address-error"
+                        aria-describedby=ctx.id("memory-address-error")
                         prop:value=move || address_text.get()
                         on:input=move |event| address_text.set(target_value(&event))
                         on:keydown=move |event: web_sys::KeyboardEvent| {
@@ -96,7 +96,7 @@ pub fn MemoryView() -> impl IntoView {
                 <span class="muted">{move || format!("{} bytes", size())}</span>
                 <HeldNote />
             </div>
-            <p id="memory-address-error" class="field-error">
+            <p id=ctx.id("memory-address-error") class="field-error">
                 {move || error.get()}
             </p>
             <div class="table-scroll">

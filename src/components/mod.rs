@@ -3,6 +3,8 @@
 
 pub mod alerts;
 pub mod caption;
+pub mod compare;
+pub mod compare_pane;
 pub mod config;
 pub mod controls;
 pub mod data_movement;
@@ -20,6 +22,7 @@ pub mod offline;
 pub mod open_file;
 pub mod question;
 pub mod registers;
+pub mod run_region;
 pub mod stack;
 pub mod stats;
 pub mod timeline;
@@ -32,6 +35,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::codemirror::WaveEditor;
+pub use compare::{Pair, Side};
 
 pub use timing::now_ms;
 use timing::{post_task, Detail};
@@ -112,6 +116,12 @@ pub struct Ctx {
     pub progress: RwSignal<Progress>,
     /// How the page is shown (embedded, read-only), from the flags of the link it opened with.
     pub page: PageOptions,
+    /// Which run this is: the single run and run A are [`Side::A`].
+    pub side: Side,
+    /// Both runs while comparing (the same handle in run A's and run B's context).
+    pub pair: RwSignal<Option<Pair>>,
+    /// The run whose region last had focus: examples and files open there.
+    pub focused: RwSignal<Side>,
 }
 
 impl Ctx {
@@ -146,7 +156,61 @@ impl Ctx {
                 &storage_get(PROGRESS_KEY).unwrap_or_default(),
             )),
             page,
+            side: Side::A,
+            pair: RwSignal::new(None),
+            focused: RwSignal::new(Side::A),
         }
+    }
+
+    /// Run B's context beside this one (run A's): its own session, editor, run and choices
+    /// of its own; the page's notices, dialogs, theme, progress and pair shared.
+    pub fn second(&self, session: Session) -> Self {
+        let fresh = Ctx::new(session, self.page);
+        Ctx {
+            side: Side::B,
+            notice: self.notice,
+            alert: self.alert,
+            help_open: self.help_open,
+            presenter: self.presenter,
+            theme: self.theme,
+            progress: self.progress,
+            format: self.format,
+            speed: self.speed,
+            pair: self.pair,
+            focused: self.focused,
+            ..fresh
+        }
+    }
+
+    /// A unique element id for `name` in this run's views (run B's are prefixed).
+    pub fn id(&self, name: &str) -> String {
+        match self.side {
+            Side::A => name.to_string(),
+            Side::B => format!("b-{name}"),
+        }
+    }
+
+    /// What a link to the page carries: this run, or both while comparing.
+    pub fn page_state(&self) -> Option<String> {
+        match self.pair.try_get_untracked().flatten() {
+            Some(pair) => {
+                pair.both().iter().for_each(Ctx::commit_source);
+                pair.share_state()
+            }
+            None => {
+                self.commit_source();
+                self.session.try_with_value(Session::share_state)
+            }
+        }
+    }
+
+    /// The other run while comparing.
+    pub fn partner(&self) -> Option<Ctx> {
+        let pair = self.pair.try_get_untracked().flatten()?;
+        Some(match self.side {
+            Side::A => pair.b,
+            Side::B => pair.a,
+        })
     }
 
     /// Whether the "Questions" switch is on (it is unless turned off).
@@ -337,7 +401,11 @@ impl Ctx {
         if self.page.embed {
             return;
         }
-        if let Some(text) = self.session.try_with_value(|s| s.autosave()) {
+        let text = match self.pair.try_get_untracked().flatten() {
+            Some(pair) => pair.autosave_text(),
+            None => self.session.try_with_value(|s| s.autosave()),
+        };
+        if let Some(text) = text {
             storage_set(AUTOSAVE_KEY, &text);
         }
     }

@@ -12,6 +12,8 @@ use super::{use_ctx, Ctx};
 /// Opens the bytes of the file `name` in place of the current kernel (the editor keeps the old
 /// text in its undo history), keeping the launch configuration.
 pub fn open_bytes(ctx: Ctx, name: &str, bytes: &[u8]) {
+    // While comparing, the run whose region had focus last.
+    let ctx = super::compare::target(ctx);
     match wave_session::open_file(name, bytes) {
         Ok(opened) => {
             let mut form = ctx.peek(|s| s.form().clone());

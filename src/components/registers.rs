@@ -382,8 +382,8 @@ pub fn Registers() -> impl IntoView {
     let span = move || window.with(|w| w.columns.len() + 3);
 
     view! {
-        <section class="view registers-view" aria-labelledby="registers-heading" aria-busy=move || ctx.busy()>
-            <h3 id="registers-heading" class="view-title">
+        <section class="view registers-view" aria-labelledby=ctx.id("registers-heading") aria-busy=move || ctx.busy()>
+            <h3 id=ctx.id("registers-heading") class="view-title">
                 "Registers"
                 <select
                     class="select small"

@@ -192,8 +192,12 @@ fn hit(
     Some((column, lane))
 }
 
+/// Goes to `step`; while comparing, both runs go (their timelines share one step axis).
 fn go_to(ctx: Ctx, step: u64) {
-    ctx.travel_to(step);
+    match ctx.pair.get_untracked() {
+        Some(pair) => pair.travel_to(step),
+        None => ctx.travel_to(step),
+    }
 }
 
 #[component]
@@ -223,9 +227,10 @@ pub fn Timeline() -> impl IntoView {
         }
         frame_pending.set_value(true);
         request_animation_frame(move || {
-            frame_pending.set_value(false);
-            if let Some(canvas) = canvas.get_untracked() {
-                view.with_untracked(|view| {
+            // The timeline may be gone by the frame (compare mode moves it): nothing to draw.
+            frame_pending.try_set_value(false);
+            if let Some(canvas) = canvas.try_get_untracked().flatten() {
+                view.try_with_untracked(|view| {
                     if let Some(view) = view {
                         draw(&canvas, view);
                     }
@@ -302,13 +307,18 @@ pub fn Timeline() -> impl IntoView {
             })
         })
     };
+    // Two timelines while comparing, one per run.
+    let name = move || match ctx.pair.with(Option::is_some) {
+        true => format!("Timeline, {}", ctx.side.region().to_lowercase()),
+        false => "Timeline".to_string(),
+    };
     let picture_open = RwSignal::new(false);
     let picture_window =
         Signal::derive(move || view.with(|v| v.as_ref().map(|v| (v.first, v.last))));
     view! {
-        <section class="timeline" aria-labelledby="timeline-heading">
+        <section class="timeline" aria-labelledby=ctx.id("timeline-heading")>
             <div class="timeline-head">
-                <h3 id="timeline-heading" class="view-title">"Timeline"</h3>
+                <h3 id=ctx.id("timeline-heading") class="view-title">{name}</h3>
                 <span class="timeline-window">{window}</span>
                 <span class="timeline-zoom">
                     <button type="button" class="btn small" title="Fewer steps at once (+)"
@@ -331,12 +341,12 @@ pub fn Timeline() -> impl IntoView {
                 class="timeline-track"
                 role="slider"
                 tabindex="0"
-                aria-label="Timeline"
+                aria-label=name
                 aria-valuemin="0"
                 aria-valuemax=move || known_end().to_string()
                 aria-valuenow=move || now().to_string()
                 aria-valuetext=value_text
-                aria-describedby="timeline-description"
+                aria-describedby=ctx.id("timeline-description")
                 on:keydown=on_key
                 on:pointerdown=move |event| on_pointer(event, true)
                 on:pointermove=move |event| on_pointer(event, false)
@@ -345,7 +355,7 @@ pub fn Timeline() -> impl IntoView {
             >
                 <canvas node_ref=canvas class="timeline-canvas" aria-hidden="true"></canvas>
             </div>
-            <p id="timeline-description" class="visually-hidden">{description}</p>
+            <p id=ctx.id("timeline-description") class="visually-hidden">{description}</p>
             <ul class="timeline-legend" aria-label="Timeline legend">
                 {LaneCell::ALL
                     .iter()

@@ -11,12 +11,13 @@ use super::use_ctx;
 /// Opens and closes the range form below the timeline's head.
 #[component]
 pub fn TimelinePictureButton(open: RwSignal<bool>) -> impl IntoView {
+    let ctx = use_ctx();
     view! {
         <button
             type="button"
             class="btn small"
             aria-expanded=move || open.get().to_string()
-            aria-controls="timeline-picture"
+            aria-controls=ctx.id("timeline-picture")
             title="Save the timeline of a range of steps as an SVG picture"
             on:click=move |_| open.update(|o| *o = !*o)
         >
@@ -65,7 +66,7 @@ pub fn TimelinePictureForm(
     view! {
         <Show when=move || open.get()>
             <form
-                id="timeline-picture"
+                id=ctx.id("timeline-picture")
                 class="timeline-picture"
                 aria-label="Timeline picture"
                 on:submit=submit

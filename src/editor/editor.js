@@ -35,7 +35,7 @@ function latestOf(effect, initial) {
 const breakpointField = latestOf(setBreakpoints, () => new Set());
 /// The selected wave's line, 0 for none.
 const currentLineField = latestOf(setCurrentLine, () => 0);
-/// Per line: [efficiency 0..1, executions].
+/// Per line: [efficiency 0..1, executions, executions over the scale 0..1].
 const heatField = latestOf(setHeat, () => new Map());
 
 const currentLineDeco = Decoration.line({ class: "cm-exec-line" });
@@ -138,19 +138,22 @@ function breakpointGutter(hooks) {
 }
 
 class HeatMarker extends GutterMarker {
-  constructor(efficiency, executions) {
+  constructor(efficiency, executions, share) {
     super();
     this.efficiency = efficiency;
     this.executions = executions;
+    this.share = share;
   }
   eq(other) {
-    return other.efficiency === this.efficiency && other.executions === this.executions;
+    return other.efficiency === this.efficiency && other.executions === this.executions && other.share === this.share;
   }
   toDOM() {
     const bar = document.createElement("span");
     bar.className = "heat shown";
     bar.style.setProperty("--heat", this.efficiency.toFixed(3));
-    bar.title = `SIMD efficiency ${Math.round(this.efficiency * 100)}% over ${this.executions} executions`;
+    // The bar's length where the gutter is wide enough to show it (two runs compared).
+    bar.style.setProperty("--share", this.share.toFixed(3));
+    bar.title = `${this.executions} wave-instructions, SIMD efficiency ${Math.round(this.efficiency * 100)}%`;
     bar.setAttribute("aria-hidden", "true");
     return bar;
   }
@@ -160,7 +163,7 @@ const heatGutter = gutter({
   class: "cm-heat-gutter",
   lineMarker(view, block) {
     const heat = view.state.field(heatField).get(view.state.doc.lineAt(block.from).number);
-    return heat ? new HeatMarker(heat[0], heat[1]) : null;
+    return heat ? new HeatMarker(heat[0], heat[1], heat[2]) : null;
   },
   lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setHeat))),
 });
@@ -432,13 +435,15 @@ export class WaveEditor {
   }
 
   /// What a step changes, in one update: the selected wave's line (0 for none) and the heat as
-  /// parallel arrays (line numbers, SIMD efficiency 0..1, executions). When the line moves out
-  /// of sight, the editor scrolls to it; the page around the editor stays where it is.
-  setMachineState(line, heatLines, efficiency, executions) {
+  /// parallel arrays (line numbers, SIMD efficiency 0..1, executions), with the executions a
+  /// full-length bar stands for (`scale`). When the line moves out of sight, the editor scrolls
+  /// to it; the page around the editor stays where it is.
+  setMachineState(line, heatLines, efficiency, executions, scale) {
     const view = this.view;
     const moved = line !== view.state.field(currentLineField);
     const heat = new Map();
-    heatLines.forEach((n, i) => heat.set(n, [efficiency[i], executions[i]]));
+    const full = Math.max(scale, 1);
+    heatLines.forEach((n, i) => heat.set(n, [efficiency[i], executions[i], Math.min(executions[i] / full, 1)]));
     const effects = [setHeat.of(heat)];
     if (moved) effects.push(setCurrentLine.of(line));
     view.dispatch({ effects });

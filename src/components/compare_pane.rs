@@ -1,0 +1,179 @@
+//! Compare mode's own views: the bar of commands that move both runs, and between the runs the
+//! lesson pair's explanation, both timelines on one step axis, the comparison table with its
+//! headline, and the verdict on the results.
+
+use leptos::prelude::*;
+
+use super::compare::{Pair, WithRun};
+use super::timeline::Timeline;
+use wave_session::examples::compare_pair;
+use wave_session::{comparison, ComparisonView};
+
+/// One command on both runs.
+#[component]
+fn BothButton(
+    #[prop(into)] label: Signal<&'static str>,
+    title: &'static str,
+    #[prop(into)] enabled: Signal<bool>,
+    on_press: impl Fn() + 'static,
+) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            class="btn"
+            title=title
+            disabled=move || !enabled.get()
+            on:click=move |_| on_press()
+        >
+            {label}
+        </button>
+    }
+}
+
+/// A timeline's share of the width: its run's length over the longer run's, so both share
+/// one step axis and the steps one run saves show as empty width.
+fn axis_share(steps: u64, longest: u64) -> String {
+    let share = if longest == 0 {
+        100.0
+    } else {
+        (steps as f64 * 100.0 / longest as f64).clamp(12.0, 100.0)
+    };
+    format!("{share:.2}%")
+}
+
+/// The commands that move both runs, kept in reach at the top of the screen while comparing.
+#[component]
+pub fn BothRunsBar(pair: Pair) -> impl IntoView {
+    let [a, b] = pair.both();
+    let can_run = move || a.with(|s| s.state().can_run()) || b.with(|s| s.state().can_run());
+    let running = move || a.running.get() || b.running.get();
+    let can_step_back =
+        move || !running() && (a.with(|s| s.can_step_back()) || b.with(|s| s.can_step_back()));
+    let alone =
+        Memo::new(move |_| a.with(|sa| b.with(|sb| comparison(sa, sb).and_then(|v| v.alone))));
+    view! {
+        <div class="both-runs-bar">
+            <div class="controls" role="toolbar" aria-label="Both runs">
+                <button
+                    type="button"
+                    class="btn primary run"
+                    disabled=move || !running() && !can_run()
+                    title="Run both (F5); they take turns, so each goes at about half speed"
+                    on:click=move |_| pair.run_or_pause()
+                >
+                    {move || if running() { "Pause both" } else { "Run both" }}
+                </button>
+                <BothButton
+                    label="Step both"
+                    title="One instruction of each run's selected wave (F10)"
+                    enabled=Signal::derive(can_run)
+                    on_press=move || pair.step()
+                />
+                <BothButton
+                    label="Step back both"
+                    title="Undo each selected wave's last instruction (Shift+F10)"
+                    enabled=Signal::derive(can_step_back)
+                    on_press=move || pair.step_back()
+                />
+                <BothButton
+                    label="Previous event both"
+                    title="Each run back to its selected wave's previous event (Shift+F8)"
+                    enabled=Signal::derive(can_step_back)
+                    on_press=move || pair.previous_event()
+                />
+                <BothButton
+                    label="Next event both"
+                    title="Each run on to its selected wave's next event (F8)"
+                    enabled=Signal::derive(can_run)
+                    on_press=move || pair.next_event()
+                />
+                <BothButton
+                    label="Reset both"
+                    title="Both runs back to the start (Shift+F5)"
+                    enabled=Signal::derive(|| true)
+                    on_press=move || pair.reset()
+                />
+            </div>
+            <p class="compare-alone" role="status">{move || alone.get()}</p>
+        </div>
+    }
+}
+
+/// Between the runs: the lesson pair's explanation, both timelines on one step axis, the
+/// comparison table with its headline, and the verdict on the results.
+#[component]
+pub fn ComparePane(pair: Pair) -> impl IntoView {
+    let [a, b] = pair.both();
+    let view = Memo::new(move |_| a.with(|sa| b.with(|sb| comparison(sa, sb))));
+    let lesson = pair.lesson.and_then(compare_pair);
+    let ends = move || (a.with(|s| s.known_end()), b.with(|s| s.known_end()));
+    let share = move |side_b: bool| {
+        let (end_a, end_b) = ends();
+        axis_share(if side_b { end_b } else { end_a }, end_a.max(end_b))
+    };
+    let rows = move || view.with(|v| v.as_ref().map(|v| v.rows.clone()).unwrap_or_default());
+    let text =
+        move |f: fn(&ComparisonView) -> Option<String>| view.with(|v| v.as_ref().and_then(f));
+    let results_differ = move || view.with(|v| v.as_ref().is_some_and(|v| v.results_differ));
+    view! {
+        <section class="pane compare-pane" aria-labelledby="compare-heading">
+            <h2 id="compare-heading" class="pane-title">"Both runs compared"</h2>
+            {lesson.map(|lesson| view! {
+                <details class="example-notes pair-notes" open>
+                    <summary>{lesson.title}</summary>
+                    <p>{lesson.explanation}</p>
+                </details>
+            })}
+            <div class="compare-timelines">
+                <div class="compare-timeline" style:width=move || share(false)>
+                    <WithRun ctx=a>
+                        <Timeline />
+                    </WithRun>
+                </div>
+                <div class="compare-timeline" style:width=move || share(true)>
+                    <WithRun ctx=b>
+                        <Timeline />
+                    </WithRun>
+                </div>
+            </div>
+            <table class="comparison">
+                <caption>"Comparison"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Measure"</th>
+                        <th scope="col">"A"</th>
+                        <th scope="col">"B"</th>
+                        <th scope="col">"Difference"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || {
+                        rows()
+                            .into_iter()
+                            .map(|row| {
+                                view! {
+                                    <tr class:differs=row.differs>
+                                        <th scope="row">{row.measure.label()}</th>
+                                        <td>{row.a}</td>
+                                        <td>{row.b}</td>
+                                        <td>
+                                            {row.difference}
+                                            {row.differs.then(|| view! { <span class="visually-hidden">" (differs)"</span> })}
+                                        </td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </tbody>
+            </table>
+            <p class="compare-headline">{move || text(|v| Some(v.headline.clone()))}</p>
+            <p class="memory-verdict" class:differ=results_differ role="status">
+                {move || {
+                    text(|v| v.memory.clone())
+                        .unwrap_or_else(|| "Results: compared when both runs have finished.".to_string())
+                }}
+            </p>
+        </section>
+    }
+}

@@ -1,0 +1,138 @@
+//! One run's views: the editor, the machine (controls, lanes, data movement, stack, registers)
+//! and the details tabs. The single run's panes are the page's grid cells (the region is
+//! `display: contents` then); while comparing, each run is a region of its own, "Run A" and
+//! "Run B", read from the context it is given.
+
+use leptos::prelude::*;
+
+use super::config::ConfigView;
+use super::controls::Controls;
+use super::data_movement::DataMovementView;
+use super::editor::{DiagnosticsList, Editor};
+use super::lanes::Lanes;
+use super::memory::MemoryView;
+use super::registers::Registers;
+use super::stack::Stack;
+use super::stats::StatsView;
+use super::{use_ctx, Tab};
+
+#[component]
+fn TabButton(
+    tab: Tab,
+    label: &'static str,
+    #[prop(optional)] badge: Option<Signal<usize>>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let id = ctx.id(&format!("tab-{}", label.to_lowercase().replace(' ', "-")));
+    view! {
+        <button
+            type="button"
+            role="tab"
+            id=id
+            class="tab"
+            aria-selected=move || if ctx.tab.get() == tab { "true" } else { "false" }
+            tabindex=move || if ctx.tab.get() == tab { "0" } else { "-1" }
+            on:click=move |_| ctx.tab.set(tab)
+        >
+            {label}
+            {badge
+                .map(|b| {
+                    view! {
+                        <span class="badge" aria-hidden="true" class:zero=move || b.get() == 0>
+                            {move || b.get()}
+                        </span>
+                    }
+                })}
+        </button>
+    }
+}
+
+/// The details tabs: diagnostics, memory, statistics, launch configuration.
+#[component]
+fn DetailsTabs() -> impl IntoView {
+    let ctx = use_ctx();
+    let problem_count = Signal::derive(move || ctx.with(|s| s.diagnostics().len()));
+    let order = [Tab::Diagnostics, Tab::Memory, Tab::Statistics, Tab::Launch];
+    let on_tab_key = move |event: web_sys::KeyboardEvent| {
+        let at = order
+            .iter()
+            .position(|t| *t == ctx.tab.get_untracked())
+            .unwrap_or(0);
+        let next = match event.key().as_str() {
+            "ArrowRight" => (at + 1) % order.len(),
+            "ArrowLeft" => (at + order.len() - 1) % order.len(),
+            _ => return,
+        };
+        event.prevent_default();
+        ctx.tab.set(order[next]);
+    };
+    let panel = move |tab: Tab, label: &str| {
+        (
+            move || ctx.tab.get() != tab,
+            ctx.id(&format!("tab-{label}")),
+        )
+    };
+    let (diagnostics_hidden, diagnostics_tab) = panel(Tab::Diagnostics, "diagnostics");
+    let (memory_hidden, memory_tab) = panel(Tab::Memory, "memory");
+    let (statistics_hidden, statistics_tab) = panel(Tab::Statistics, "statistics");
+    let (launch_hidden, launch_tab) = panel(Tab::Launch, "launch-configuration");
+    view! {
+        <section class="pane tabs-pane" aria-label="Details">
+            <div class="tabs" role="tablist" aria-label="Details" on:keydown=on_tab_key>
+                <TabButton tab=Tab::Diagnostics label="Diagnostics" badge=problem_count />
+                <TabButton tab=Tab::Memory label="Memory" />
+                <TabButton tab=Tab::Statistics label="Statistics" />
+                <TabButton tab=Tab::Launch label="Launch configuration" />
+            </div>
+            <div class="tab-panel" role="tabpanel" hidden=diagnostics_hidden aria-labelledby=diagnostics_tab>
+                <DiagnosticsList />
+            </div>
+            <div class="tab-panel" role="tabpanel" hidden=memory_hidden aria-labelledby=memory_tab>
+                <MemoryView />
+            </div>
+            <div class="tab-panel" role="tabpanel" hidden=statistics_hidden aria-labelledby=statistics_tab>
+                <StatsView />
+            </div>
+            <div class="tab-panel" role="tabpanel" hidden=launch_hidden aria-labelledby=launch_tab>
+                <ConfigView />
+            </div>
+        </section>
+    }
+}
+
+/// The run's panes; a named region while comparing.
+#[component]
+pub fn RunRegion() -> impl IntoView {
+    let ctx = use_ctx();
+    let comparing = move || ctx.pair.with(Option::is_some);
+    let embed = ctx.page.embed;
+    let machine_heading = ctx.id("machine-heading");
+    let machine_labelled_by = machine_heading.clone();
+    view! {
+        <section
+            class=move || format!("run-region run-{}", if ctx.side == super::Side::A { "a" } else { "b" })
+            aria-label=move || comparing().then_some(ctx.side.region())
+            on:focusin=move |_| {
+                if ctx.focused.get_untracked() != ctx.side {
+                    ctx.focused.set(ctx.side);
+                }
+            }
+        >
+            <h2 class="run-title" hidden=move || !comparing()>{ctx.side.region()}</h2>
+            <Editor />
+            <section class="pane machine-pane" aria-labelledby=machine_labelled_by>
+                <h2 id=machine_heading class="pane-title">"Machine"</h2>
+                <div class="machine-body">
+                    <Controls />
+                    <Lanes />
+                    <DataMovementView />
+                    <Stack />
+                    // Registers are a single run's detail: the comparison is about masks and
+                    // numbers, and two tables of 70 rows would push the table far down.
+                    {move || (!embed && !comparing()).then(|| view! { <Registers /> })}
+                </div>
+            </section>
+            {(!embed).then(|| view! { <DetailsTabs /> })}
+        </section>
+    }
+}
