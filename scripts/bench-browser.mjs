@@ -29,6 +29,7 @@
 //   node scripts/bench-browser.mjs --only steps --trace /tmp/steps.json   # where a step's time goes
 //   node scripts/bench-browser.mjs --runs 9 --steps 100 --json
 //   node scripts/bench-browser.mjs --only steps --pause 300   # steps at teaching speed
+//   node scripts/bench-browser.mjs --compare   # "Step both" and "Run both" in compare mode
 // Options: --gemm ID (the GEMM example to run: gemm, 256 × 256, the default, gemm-512, or
 //          gemm-512-tiled, the benchmark's kernel that wave-emu runs too),
 //          --wave-emu (with gemm-512-tiled: before each page run, time wave-emu 0.1.2 natively
@@ -42,7 +43,11 @@
 //          fast as the page answers, like F10 held; the divergence stack animates its frames
 //          only when steps come at least 200 ms apart, so --pause 300 measures the steps that
 //          animate), --height PX (the window's height, default 900; at 700 the register table
-//          is below the machine pane's view on most steps), --input-deferral (see below).
+//          is below the machine pane's view on most steps), --input-deferral (see below),
+//          --compare (compare mode, run B a copy of run A: the steps are "Step both" by F10 and
+//          "Step back both" by Shift+F10, each publishing one `wave:step` per run, and the GEMM
+//          part times "Run both" from the click to the later run's end, taking turns with one
+//          run of the same kernel in a page of its own).
 //
 // Chromium's input deferral: after a key press, Chromium holds back the page's ordinary tasks
 // until a frame has been drawn ("DeferRendererTasksAfterInput"). The task that ends
@@ -63,7 +68,7 @@ import { median, ms, percentile } from './lib/stats.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-  const options = { gemm: 'gemm', goes: 30, runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false, waveEmu: false };
+  const options = { gemm: 'gemm', goes: 30, runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false, waveEmu: false, compare: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -82,13 +87,14 @@ function parseArgs(argv) {
       case '--build': options.build = true; break;
       case '--json': options.json = true; break;
       case '--only': options.only = value(); break;
+      case '--compare': options.compare = true; break;
       case '--trace': options.trace = value(); break;
       case '--pause': options.pause = Number(value()); break;
       case '--height': options.height = Number(value()); break;
       case '--input-deferral': options.inputDeferral = true; break;
       case '--wave-emu': options.waveEmu = true; break;
       case '-h': case '--help':
-        console.log('usage: node scripts/bench-browser.mjs [--build] [--gemm gemm|gemm-512|gemm-512-tiled] [--wave-emu] [--runs N] [--steps N] [--goes N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps|travel] [--trace FILE] [--pause MS] [--height PX] [--input-deferral]');
+        console.log('usage: node scripts/bench-browser.mjs [--build] [--gemm gemm|gemm-512|gemm-512-tiled] [--wave-emu] [--runs N] [--steps N] [--goes N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps|travel] [--trace FILE] [--pause MS] [--height PX] [--input-deferral] [--compare]');
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${arg}`);
@@ -214,6 +220,58 @@ async function benchGemm(page, baseUrl, runs, example, waveEmu) {
     await page.getByRole('status').filter({ hasText: /^ready$/ }).waitFor();
   }
   return { runs: results, waveEmuMs, pauses: await benchPause(page, runs) };
+}
+
+// "Run both" in compare mode (run B a copy of run A's GEMM) against one run of the same kernel,
+// taking turns: `single` is a page showing one run, `compared` one comparing two. A "Run both"
+// lasts from the earlier run's start to the later run's end.
+async function benchRunBoth(single, compared, baseUrl, runs, example) {
+  for (const page of [single, compared]) {
+    await page.goto(baseUrl);
+    await page.getByRole('combobox', { name: 'Examples' }).selectOption(example);
+    await page.getByRole('status').filter({ hasText: /^ready$/ }).waitFor();
+  }
+  await compared.getByRole('button', { name: 'Compare runs' }).click();
+  const regionB = compared.getByRole('region', { name: 'Run B', exact: true });
+  await regionB.getByRole('status').filter({ hasText: /^ready$/ }).waitFor();
+  const toolbar = compared.getByRole('toolbar', { name: 'Both runs' });
+  const one = [];
+  const both = [];
+  for (let i = 0; i < runs; i++) {
+    let before = (await entries(single, 'wave:run')).length;
+    await single.getByRole('button', { name: 'Run', exact: true }).click();
+    await waitForCount(single, 'wave:run', before + 1, 120_000);
+    const run = (await entries(single, 'wave:run'))[before];
+    if (run.detail.outcome !== 'finished') throw new Error(`GEMM run ${i + 1} ended ${run.detail.outcome}`);
+    one.push({ wallMs: run.duration, engineMs: run.detail.engineMs });
+    await single.getByRole('button', { name: 'Reset', exact: true }).click();
+
+    before = (await entries(compared, 'wave:run')).length;
+    await toolbar.getByRole('button', { name: 'Run both', exact: true }).click();
+    await waitForCount(compared, 'wave:run', before + 2, 240_000);
+    const pair = (await entries(compared, 'wave:run')).slice(before, before + 2);
+    if (pair.some((r) => r.detail.outcome !== 'finished')) throw new Error(`Run both ${i + 1} did not finish both`);
+    const start = Math.min(...pair.map((r) => r.start));
+    const end = Math.max(...pair.map((r) => r.start + r.duration));
+    both.push({ wallMs: end - start, engineMs: pair[0].detail.engineMs + pair[1].detail.engineMs });
+    await toolbar.getByRole('button', { name: 'Reset both', exact: true }).click();
+    await single.getByRole('status').filter({ hasText: /^ready$/ }).waitFor();
+  }
+  return { one, both };
+}
+
+function reportRunBoth(lines, { one, both }, example) {
+  const wall = (xs) => xs.map((r) => r.wallMs);
+  const engine = (xs) => xs.map((r) => r.engineMs);
+  lines.push(`"Run both" in compare mode, example \`${example}\` in both runs, ${both.length} turns with one run of it in a page of its own:`);
+  lines.push('');
+  lines.push('| | wall median | wall min–max | engine median |');
+  lines.push('|---|---:|---:|---:|');
+  lines.push(`| one run (Run) | ${ms(median(wall(one)))} | ${ms(Math.min(...wall(one)))}–${ms(Math.max(...wall(one)))} | ${ms(median(engine(one)))} |`);
+  lines.push(`| both runs (Run both) | ${ms(median(wall(both)))} | ${ms(Math.min(...wall(both)))}–${ms(Math.max(...wall(both)))} | ${ms(median(engine(both)))} |`);
+  lines.push('');
+  lines.push(`By the medians, "Run both" takes ${(median(wall(both)) / median(wall(one))).toFixed(2)}× one run's time.`);
+  lines.push('');
 }
 
 // Pause while the GEMM runs: from the click (its event time, taken in the page) to the paused
@@ -367,7 +425,7 @@ function analyseTrace(raw, warmup) {
   return steps;
 }
 
-async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause }) {
+async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause, compare }) {
   await page.goto(baseUrl);
   await page.getByRole('combobox', { name: 'Examples' }).selectOption(lesson);
   await page.getByRole('tab', { name: 'Launch configuration' }).click();
@@ -378,6 +436,16 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause })
   if (lanes !== width) throw new Error(`expected ${width} lanes, the page shows ${lanes}`);
   // The Memory tab: one more view that changes while stepping.
   await page.getByRole('tab', { name: 'Memory' }).click();
+  // Compare mode: run B starts as a copy of run A (lesson, launch), and the keys move both.
+  const perKey = compare ? 2 : 1;
+  if (compare) {
+    await page.getByRole('button', { name: 'Compare runs' }).click();
+    const b = page.getByRole('region', { name: 'Run B', exact: true });
+    await b.getByRole('status').filter({ hasText: /^ready$/ }).waitFor();
+    await b.getByRole('tab', { name: 'Memory' }).click();
+    const lanesB = await b.getByRole('group', { name: 'Lanes' }).getByRole('button').count();
+    if (lanesB !== width) throw new Error(`expected ${width} lanes in run B, the page shows ${lanesB}`);
+  }
   // The Event Timing API times each F10 keydown: `processingEnd - processingStart` is the key
   // handler plus the microtasks it queued (the command and Leptos updating the DOM), and
   // `duration` runs from the key to the next frame presented (8 ms granularity; entries under
@@ -391,15 +459,15 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause })
     }).observe({ type: 'event', durationThreshold: 16 });
   });
   // Steps come from the keyboard (F10), like a user's, and nothing polls the page meanwhile.
-  await page.getByRole('button', { name: 'Step', exact: true }).focus();
+  await page.getByRole('button', { name: 'Step', exact: true }).first().focus();
   const warmup = 5;
   const stopTrace = trace ? await startTrace(page) : null;
   let maxDepth = 0;
   for (let i = 0; i < warmup + steps; i++) {
     await pace(page, 'wave:step-render', pause);
     await page.keyboard.press('F10');
-    await waitForCount(page, 'wave:step', i + 1, 10_000);
-    await waitForCount(page, 'wave:step-render', i + 1, 10_000);
+    await waitForCount(page, 'wave:step', (i + 1) * perKey, 10_000);
+    await waitForCount(page, 'wave:step-render', (i + 1) * perKey, 10_000);
     maxDepth = Math.max(maxDepth, await page.evaluate(() =>
       document.querySelectorAll('[aria-label="Divergence stack"] > [role=listitem]').length));
   }
@@ -408,8 +476,8 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause })
   for (let i = 0; i < steps; i++) {
     await pace(page, i === 0 ? 'wave:step-render' : 'wave:step-back-render', pause);
     await page.keyboard.press('Shift+F10');
-    await waitForCount(page, 'wave:step-back', i + 1, 10_000);
-    await waitForCount(page, 'wave:step-back-render', i + 1, 10_000);
+    await waitForCount(page, 'wave:step-back', (i + 1) * perKey, 10_000);
+    await waitForCount(page, 'wave:step-back-render', (i + 1) * perKey, 10_000);
   }
   const backEntries = await entries(page, 'wave:step-back');
   const backRenderEntries = await entries(page, 'wave:step-back-render');
@@ -422,11 +490,11 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause })
     await writeFile(trace, JSON.stringify({ traceEvents: raw }));
     traced = analyseTrace(raw, warmup);
   }
-  const stepEntries = (await entries(page, 'wave:step')).slice(warmup);
+  const stepEntries = (await entries(page, 'wave:step')).slice(warmup * perKey);
   const dom = stepEntries.map((e) => e.duration);
-  const renderEntries = (await entries(page, 'wave:step-render')).slice(warmup);
+  const renderEntries = (await entries(page, 'wave:step-render')).slice(warmup * perKey);
   const render = renderEntries.map((e) => e.duration);
-  const status = await page.getByRole('status').textContent();
+  const status = await page.getByRole('status').first().textContent();
   // Each measured step's key: the last keydown that Event Timing reported at or before the step
   // began (a key it left out, being fast, leaves its step without one).
   const allKeys = await page.evaluate(() => window.__stepKeys);
@@ -613,12 +681,13 @@ function reportSteps(lines, options, step) {
   }
 }
 
-function report(options, chromiumVersion, gemm, step, travel) {
+function report(options, chromiumVersion, gemm, step, travel, runBoth) {
   const lines = [];
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   lines.push(`Headless Chromium ${chromiumVersion}, ${os.cpus().length} cores (${cpu}), ${new Date().toISOString().slice(0, 10)}`);
   lines.push('');
   if (gemm) reportGemm(lines, gemm, options.gemm);
+  if (runBoth) reportRunBoth(lines, runBoth, options.gemm);
   if (step) reportSteps(lines, options, step);
   if (travel) reportTravel(lines, travel);
   return lines.join('\n');
@@ -652,18 +721,25 @@ async function main() {
     // The lessons' questions would stop the measured steps: the "Questions" switch starts off.
     // (The step's caption and data-movement picture are built either way.)
     await context.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
-    const page = await context.newPage();
     const problems = [];
-    page.on('pageerror', (e) => problems.push(e.message));
+    const watchedPage = async () => {
+      const opened = await context.newPage();
+      opened.on('pageerror', (e) => problems.push(e.message));
+      return opened;
+    };
+    const page = await watchedPage();
     const part = (name) => options.only === null || options.only === name;
-    const gemm = part('gemm') ? await benchGemm(page, url, options.runs, options.gemm, options.waveEmu) : null;
+    const gemm = part('gemm') && !options.compare ? await benchGemm(page, url, options.runs, options.gemm, options.waveEmu) : null;
+    const runBoth = part('gemm') && options.compare
+      ? await benchRunBoth(page, await watchedPage(), url, options.runs, options.gemm)
+      : null;
     const step = part('steps') ? await benchSteps(page, url, options) : null;
     const travel = part('travel') ? await benchTravel(page, url, options) : null;
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);
     if (options.json) {
-      console.log(JSON.stringify({ chromium: browser.version(), options, gemm, step, travel }, null, 2));
+      console.log(JSON.stringify({ chromium: browser.version(), options, gemm, step, travel, runBoth }, null, 2));
     } else {
-      console.log(report(options, browser.version(), gemm, step, travel));
+      console.log(report(options, browser.version(), gemm, step, travel, runBoth));
     }
   } finally {
     await browser.close();

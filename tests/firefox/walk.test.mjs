@@ -110,3 +110,31 @@ test('the editor takes typing and the diagnostics follow', async () => {
 function body() {
   return driver.findElement(By.css('body'));
 }
+
+test('compare two runs: Step both, the table and the results', async () => {
+  await driver.executeScript('localStorage.clear()');
+  await driver.navigate().refresh();
+  await waitForText('p.status', 'ready');
+  const compare = await named('button', 'Compare runs');
+  await press(compare);
+  await driver.wait(async () => (await compare.getAttribute('aria-pressed')) === 'true', WAIT_MS);
+  await named('section', 'Run A');
+  await named('section', 'Run B');
+  await waitForText('.run-b p.status', 'ready');
+
+  await press(await named('button', 'Step both'));
+  await waitForText('.run-a .step-count', 'step 1');
+  await waitForText('.run-b .step-count', 'step 1');
+  await press(await named('button', 'Run both'));
+  await waitForText('.run-a p.status', /^finished after \d+ wave-instructions$/);
+  await waitForText('.run-b p.status', /^finished after \d+ wave-instructions$/);
+  await waitForText('.memory-verdict', /^Results equal/);
+  const table = await named('table', 'Comparison');
+  const cells = await table.findElements(By.css('tbody tr:first-child td'));
+  const [a, b] = await Promise.all(cells.slice(0, 2).map((cell) => cell.getText()));
+  assert.match(a, /^\d/);
+  assert.equal(a, b);
+
+  await press(compare);
+  await driver.wait(async () => (await driver.findElements(By.css('.run-b'))).length === 0, WAIT_MS);
+});
