@@ -302,3 +302,113 @@ fn errors_name_their_file_and_exit_2() {
     assert_eq!(output.status.code(), Some(0));
     assert!(stdout(&output).contains("--b-wave-width"));
 }
+
+fn as_str(flags: &[String]) -> Vec<&str> {
+    flags.iter().map(String::as_str).collect()
+}
+
+/// A pair run's launch as `wavesim run` flags: its form's grid, workgroup, wave width and device
+/// memory (the lesson pairs set nothing else).
+fn launch_flags(form: &wave_session::ConfigForm) -> Vec<String> {
+    assert!(
+        form.regions.is_empty()
+            && form.initial_registers.trim().is_empty()
+            && !form.reference_behaviour,
+        "a lesson pair with memory contents or registers needs them passed as flags too"
+    );
+    [
+        ("--grid", &form.grid),
+        ("--workgroup", &form.workgroup),
+        ("--wave-width", &form.wave_width),
+        ("--device-memory", &form.device_memory),
+        ("--local-memory", &form.local_memory),
+        ("--max-instructions", &form.max_instructions),
+    ]
+    .into_iter()
+    .flat_map(|(flag, value)| [flag.to_string(), value.clone()])
+    .collect()
+}
+
+/// The page's comparison of a lesson pair (both runs to their end, as "Run both" leaves them),
+/// as rows of the same labels.
+fn page_rows(pair: &wave_session::examples::ComparePair) -> BTreeMap<String, (String, String)> {
+    let run = |example| {
+        let mut session = wave_session::Session::from_example(example);
+        session.set_questions_on(false);
+        assert_eq!(
+            session.run_all(),
+            wave_session::RunProgress::Finished,
+            "{}",
+            pair.id
+        );
+        session
+    };
+    let (a, b) = (run(&pair.a), run(&pair.b));
+    let view = wave_session::comparison(&a, &b).expect("both runs have machines");
+    assert!(!view.results_differ, "{}: {:?}", pair.id, view.memory);
+    view.rows
+        .into_iter()
+        .map(|row| (row.measure.label().to_string(), (row.a, row.b)))
+        .collect()
+}
+
+#[test]
+fn every_lesson_pairs_comparison_agrees_with_run_stats() {
+    let pairs = wave_session::examples::compare_pairs();
+    assert_eq!(pairs.len(), 4);
+    for pair in pairs {
+        let dir = scratch();
+        let a = write(&dir, "a.wave", &pair.a.source);
+        let b = write(&dir, "b.wave", &pair.b.source);
+        let (flags_a, flags_b) = (launch_flags(&pair.a.form), launch_flags(&pair.b.form));
+        let (figures_a, figures_b) = (
+            run_figures(&a, &as_str(&flags_a)),
+            run_figures(&b, &as_str(&flags_b)),
+        );
+        // The page's numbers are wavesim run's.
+        let page = page_rows(&pair);
+        assert_eq!(page.len(), 7, "{}", pair.id);
+        for (label, (cell_a, cell_b)) in &page {
+            assert_eq!(
+                Some(cell_a),
+                figures_a.get(label.as_str()),
+                "{}: A's {label}",
+                pair.id
+            );
+            assert_eq!(
+                Some(cell_b),
+                figures_b.get(label.as_str()),
+                "{}: B's {label}",
+                pair.id
+            );
+        }
+        // And so are wavesim compare's, with B's launch given as `--b-` flags.
+        let mut args = vec!["compare".to_string(), a.clone(), b.clone()];
+        args.extend(flags_a.iter().cloned());
+        args.extend(flags_b.chunks(2).flat_map(|flag| {
+            [
+                format!("--b-{}", flag[0].trim_start_matches("--")),
+                flag[1].clone(),
+            ]
+        }));
+        let output = wavesim(&as_str(&args));
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}: {}",
+            pair.id,
+            stderr(&output)
+        );
+        let text = stdout(&output);
+        let rows = table(&text);
+        assert_eq!(rows.len(), 7, "{}: {text}", pair.id);
+        for (label, (_, cell_a, cell_b, _)) in &rows {
+            assert_eq!(
+                Some(&(cell_a.clone(), cell_b.clone())),
+                page.get(label),
+                "{}: {label}",
+                pair.id
+            );
+        }
+    }
+}
