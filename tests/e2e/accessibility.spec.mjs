@@ -61,6 +61,14 @@ for (const colorScheme of ['light', 'dark']) {
       expect(await seriousFindings(page)).toEqual([]);
     });
 
+    test('two runs compared, finished, have no serious or critical accessibility finding', async ({ page }) => {
+      await page.goto('/');
+      await page.getByRole('combobox', { name: 'Examples' }).selectOption('pair-branch-vs-select');
+      await page.getByRole('button', { name: 'Run both' }).click();
+      await expect(page.locator('.memory-verdict')).toHaveText(/^Results equal/);
+      expect(await seriousFindings(page)).toEqual([]);
+    });
+
     test('the phone layout has no serious or critical accessibility finding', async ({ page }) => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto('/');

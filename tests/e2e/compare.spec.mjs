@@ -219,3 +219,44 @@ test('leaving the page while an edit of B waits for its recompile keeps the edit
   await page.evaluate(() => window.dispatchEvent(new Event('pagehide')));
   expect((await autosaved(page))?.b?.source ?? '').toContain('mov_imm r4, 400');
 });
+
+test('an embed of a comparison opens in compare mode', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('pair-reduction-addressing');
+  await expect(toggle(page)).toHaveAttribute('aria-pressed', 'true');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy embed code' }).click();
+  await expect(page.getByText(/^Embed code copied/)).toBeVisible();
+  const code = await page.evaluate(() => navigator.clipboard.readText());
+  const src = code.match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
+  expect(src).toMatch(/&embed$/);
+
+  const embed = await page.context().newPage();
+  await embed.goto(src);
+  await expect(embed.getByRole('link', { name: /Open in WAVE Playground/ })).toBeVisible();
+  await expect(kernelEditor(runA(embed))).toBeVisible();
+  await expect(kernelEditor(runB(embed))).toBeVisible();
+  await embed.getByRole('toolbar', { name: 'Both runs' }).getByRole('button', { name: 'Run both' }).click();
+  await expect(embed.locator('.memory-verdict')).toHaveText(/^Results equal/);
+  await expect(table(embed)).toBeVisible();
+  await embed.close();
+});
+
+test('presenter mode shows the lanes of both runs and the table, large', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('pair-branch-vs-select');
+  await both(page, 'Step both').click();
+  const tableFont = async () => parseFloat(await table(page).evaluate((t) => getComputedStyle(t).fontSize));
+  const before = await tableFont();
+  await page.getByRole('button', { name: 'Presenter mode' }).click();
+  await expect(page.getByRole('button', { name: 'Leave presenter mode' })).toBeVisible();
+  for (const region of [runA(page), runB(page)]) {
+    await expect(region.getByRole('group', { name: 'Lanes' })).toBeVisible();
+    await expect(kernelEditor(region)).toBeHidden();
+  }
+  await expect(table(page)).toBeVisible();
+  expect(await tableFont()).toBeGreaterThan(before);
+  await expect(both(page, 'Step both')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(kernelEditor(runA(page))).toBeVisible();
+});
