@@ -12,6 +12,7 @@ use std::fmt;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use crate::check::Check;
 use crate::form::ConfigForm;
@@ -109,9 +110,10 @@ pub(crate) struct SharePayload {
     /// Steps the timeline showed at once (0 or absent: the whole run).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub(crate) zoom: u64,
-    /// Run B of compare mode (absent for a single run; only the outer payload's is read).
+    /// Run B of compare mode, a payload of the same kind as JSON text, read on its own
+    /// (absent for a single run; only the outer payload's is read).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) b: Option<Box<SharePayload>>,
+    pub(crate) b: Option<Box<RawValue>>,
     /// The lesson pair the two runs came from (an id this version does not know is ignored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) pair: Option<String>,
@@ -135,7 +137,7 @@ pub(crate) struct AutosavePayload {
     pub(crate) moment: Option<Moment>,
     /// Run B of compare mode, as in [`SharePayload::b`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) b: Option<Box<AutosavePayload>>,
+    pub(crate) b: Option<Box<RawValue>>,
     /// The lesson pair the two runs came from, as in [`SharePayload::pair`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) pair: Option<String>,
@@ -143,20 +145,28 @@ pub(crate) struct AutosavePayload {
 
 /// A payload that may carry a second run under the field `b`.
 pub(crate) trait TwoRuns: Sized {
-    /// Takes the second run out, leaving a single run.
-    fn take_second(&mut self) -> Option<Self>;
+    /// Takes the second run's JSON out, leaving a single run.
+    fn take_second(&mut self) -> Option<Box<RawValue>>;
 }
 
 impl TwoRuns for SharePayload {
-    fn take_second(&mut self) -> Option<Self> {
-        self.b.take().map(|b| *b)
+    fn take_second(&mut self) -> Option<Box<RawValue>> {
+        self.b.take()
     }
 }
 
 impl TwoRuns for AutosavePayload {
-    fn take_second(&mut self) -> Option<Self> {
-        self.b.take().map(|b| *b)
+    fn take_second(&mut self) -> Option<Box<RawValue>> {
+        self.b.take()
     }
+}
+
+/// `payload` as the JSON a payload's `b` holds (`None` only if it could not be written, which
+/// plain structs of strings and numbers never are).
+pub(crate) fn second_run<T: Serialize>(payload: &T) -> Option<Box<RawValue>> {
+    serde_json::to_string(payload)
+        .ok()
+        .and_then(|json| RawValue::from_string(json).ok())
 }
 
 /// What [`decode_runs`] found besides the first run: the second, none, or why the second could
@@ -179,29 +189,20 @@ pub(crate) fn decode_runs<T: DeserializeOwned + TwoRuns>(
     text: &str,
 ) -> Result<(T, SecondRun<T>), LinkError> {
     let json = decode_json(tag, text)?;
-    let whole = match serde_json::from_slice::<T>(&json) {
-        Ok(mut first) => {
-            let second = first.take_second().map(|mut second| {
+    // Run B is kept as JSON text while run A is read, then read on its own: a damaged run B
+    // leaves run A readable.
+    let mut first: T =
+        serde_json::from_slice(&json).map_err(|e| LinkError::BadJson(e.to_string()))?;
+    let second = first.take_second().map(|raw| {
+        serde_json::from_str::<T>(raw.get())
+            .map(|mut second| {
                 // A later version might nest more runs; this one shows two.
                 second.take_second();
                 second
-            });
-            return Ok((first, Ok(second)));
-        }
-        Err(e) => e.to_string(),
-    };
-    // The payload as a whole does not read: see whether it is only the second run that fails.
-    let bad_json = || LinkError::BadJson(whole.clone());
-    let mut value: serde_json::Value = serde_json::from_slice(&json).map_err(|_| bad_json())?;
-    let second = value
-        .as_object_mut()
-        .and_then(|fields| fields.remove("b"))
-        .ok_or_else(bad_json)?;
-    let first: T = serde_json::from_value(value).map_err(|_| bad_json())?;
-    let why = serde_json::from_value::<T>(second)
-        .err()
-        .map_or_else(|| whole.clone(), |e| e.to_string());
-    Ok((first, Err(LinkError::BadSecondRun(why))))
+            })
+            .map_err(|e| LinkError::BadSecondRun(e.to_string()))
+    });
+    Ok((first, second.transpose()))
 }
 
 /// The JSON text of an encoded payload, after its tag and size are checked.

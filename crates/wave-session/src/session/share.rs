@@ -4,8 +4,8 @@
 use crate::examples::compare_pair;
 use crate::run::{Moment, RunState};
 use crate::share::{
-    decode_runs, encode, AutosavePayload, LinkError, SharePayload, AUTOSAVE_VERSION, LINK_VERSION,
-    MAX_LINK_STEPS,
+    decode_runs, encode, second_run, AutosavePayload, LinkError, SharePayload, AUTOSAVE_VERSION,
+    LINK_VERSION, MAX_LINK_STEPS,
 };
 
 use super::Session;
@@ -47,7 +47,7 @@ impl Session {
     /// everything [`Session::share_state`] keeps, and the lesson pair they came from.
     pub fn share_state_compared(&self, b: &Session, pair: Option<&str>) -> String {
         let mut payload = self.share_payload();
-        payload.b = Some(Box::new(b.share_payload()));
+        payload.b = second_run(&b.share_payload());
         payload.pair = pair.map(str::to_string);
         encode(LINK_VERSION, &payload)
     }
@@ -128,7 +128,7 @@ impl Session {
     /// B, each as [`Session::autosave`] keeps it, and the lesson pair they came from.
     pub fn autosave_compared(&self, b: &Session, pair: Option<&str>) -> String {
         let mut payload = self.autosave_payload();
-        payload.b = Some(Box::new(b.autosave_payload()));
+        payload.b = second_run(&b.autosave_payload());
         payload.pair = pair.map(str::to_string);
         encode(AUTOSAVE_VERSION, &payload)
     }
