@@ -119,8 +119,9 @@ pub fn Editor() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    // The executions a full bar stands for: the busiest line's, of both runs while comparing
-    // (so the run that issues fewer wave-instructions shows shorter bars).
+    // While comparing, the executions a full bar stands for: the busiest line's of both runs
+    // (so the run that issues fewer wave-instructions shows shorter bars). A single run's bars
+    // show no length (0: every bar full), so a step does not redraw every gutter marker.
     let scale = Memo::new(move |_| {
         let busiest = |s: &wave_session::Session| {
             s.line_heat()
@@ -129,18 +130,15 @@ pub fn Editor() -> impl IntoView {
                 .max()
                 .unwrap_or(0)
         };
-        let own = heat.with(|per_line| per_line.iter().map(|h| h.2).max().unwrap_or(0));
-        match ctx.pair.get() {
-            Some(pair) => {
-                let other = if ctx.side == super::Side::A {
-                    pair.b
-                } else {
-                    pair.a
-                };
-                own.max(other.held_while_running(None, busiest))
-            }
-            None => own,
-        }
+        ctx.pair.get().map_or(0, |pair| {
+            let other = if ctx.side == super::Side::A {
+                pair.b
+            } else {
+                pair.a
+            };
+            let own = heat.with(|per_line| per_line.iter().map(|h| h.2).max().unwrap_or(0));
+            own.max(other.held_while_running(None, busiest))
+        })
     });
     // A step moves the line and changes the heat: one editor update for both.
     Effect::new(move |_| {

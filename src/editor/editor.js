@@ -442,8 +442,10 @@ export class WaveEditor {
     const view = this.view;
     const moved = line !== view.state.field(currentLineField);
     const heat = new Map();
-    const full = Math.max(scale, 1);
-    heatLines.forEach((n, i) => heat.set(n, [efficiency[i], executions[i], Math.min(executions[i] / full, 1)]));
+    // In twentieths, so a step that moves the busiest line's count redraws few markers; no
+    // scale (a single run): every bar full.
+    const share = (count) => (scale > 0 ? Math.max(1, Math.round((count / scale) * 20)) / 20 : 1);
+    heatLines.forEach((n, i) => heat.set(n, [efficiency[i], executions[i], Math.min(share(executions[i]), 1)]));
     const effects = [setHeat.of(heat)];
     if (moved) effects.push(setCurrentLine.of(line));
     view.dispatch({ effects });
