@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::compare::{Pair, WithRun};
 use super::timeline::Timeline;
+use wave_engine::compare::{Measure, Row};
 use wave_session::examples::compare_pair;
 use wave_session::{comparison, ComparisonView};
 
@@ -111,7 +112,6 @@ pub fn ComparePane(pair: Pair) -> impl IntoView {
         let (end_a, end_b) = ends();
         axis_share(if side_b { end_b } else { end_a }, end_a.max(end_b))
     };
-    let rows = move || view.with(|v| v.as_ref().map(|v| v.rows.clone()).unwrap_or_default());
     let text =
         move |f: fn(&ComparisonView) -> Option<String>| view.with(|v| v.as_ref().and_then(f));
     let results_differ = move || view.with(|v| v.as_ref().is_some_and(|v| v.results_differ));
@@ -147,24 +147,34 @@ pub fn ComparePane(pair: Pair) -> impl IntoView {
                     </tr>
                 </thead>
                 <tbody>
-                    {move || {
-                        rows()
-                            .into_iter()
-                            .map(|row| {
-                                view! {
-                                    <tr class:differs=row.differs>
-                                        <th scope="row">{row.measure.label()}</th>
-                                        <td>{row.a}</td>
-                                        <td>{row.b}</td>
-                                        <td>
-                                            {row.difference}
-                                            {row.differs.then(|| view! { <span class="visually-hidden">" (differs)"</span> })}
-                                        </td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()
-                    }}
+                    // One row per measure, built once: a step changes only the cells' text.
+                    {Measure::ALL
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, measure)| {
+                            let cell = move |f: fn(&Row) -> String| {
+                                view.with(|v| v.as_ref().and_then(|v| v.rows.get(index).map(f)))
+                            };
+                            let differs = move || {
+                                view.with(|v| {
+                                    v.as_ref().and_then(|v| v.rows.get(index)).is_some_and(|r| r.differs)
+                                })
+                            };
+                            view! {
+                                <tr class:differs=differs>
+                                    <th scope="row">{measure.label()}</th>
+                                    <td>{move || cell(|r| r.a.clone())}</td>
+                                    <td>{move || cell(|r| r.b.clone())}</td>
+                                    <td>
+                                        {move || cell(|r| r.difference.clone())}
+                                        <span class="visually-hidden" hidden=move || !differs()>
+                                            " (differs)"
+                                        </span>
+                                    </td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
                 </tbody>
             </table>
             <p class="compare-headline">{move || text(|v| Some(v.headline.clone()))}</p>
