@@ -112,15 +112,22 @@ function body() {
 }
 
 test('compare two runs: Step both, the table and the results', async () => {
-  await driver.executeScript('localStorage.clear()');
+  // The kernel on show (the page keeps it across the reload), without its questions.
+  await driver.executeScript("localStorage.setItem('wave-playground.questions', 'off')");
   await driver.navigate().refresh();
   await waitForText('p.status', 'ready');
   const compare = await named('button', 'Compare runs');
   await press(compare);
   await driver.wait(async () => (await compare.getAttribute('aria-pressed')) === 'true', WAIT_MS);
-  await named('section', 'Run A');
-  await named('section', 'Run B');
+  const regionA = await named('section', 'Run A');
+  const regionB = await named('section', 'Run B');
   await waitForText('.run-b p.status', 'ready');
+  // Each run has its own editor, named as the single run's is.
+  for (const region of [regionA, regionB]) {
+    const editors = await region.findElements(By.css('[role="textbox"]'));
+    const names = await Promise.all(editors.map((e) => e.getAccessibleName()));
+    assert.deepEqual(names.filter((n) => n === 'Kernel source'), ['Kernel source']);
+  }
 
   await press(await named('button', 'Step both'));
   await waitForText('.run-a .step-count', 'step 1');
@@ -135,6 +142,32 @@ test('compare two runs: Step both, the table and the results', async () => {
   assert.match(a, /^\d/);
   assert.equal(a, b);
 
-  await press(compare);
+  // Copy link carries both runs and their moment: the link opens compared, at the same step.
+  await press(await named('button', 'Reset both'));
+  await waitForText('.run-b .step-count', 'step 0');
+  for (let i = 1; i <= 3; i++) {
+    await press(await named('button', 'Step both'));
+    await waitForText('.run-b .step-count', `step ${i}`);
+  }
+  await press(await named('button', 'Copy link'));
+  await driver.wait(async () => /#v1\./.test(await driver.getCurrentUrl()), WAIT_MS);
+  const link = await driver.getCurrentUrl();
+  await driver.get('about:blank');
+  await driver.get(link);
+  await waitForText('.run-a .step-count', 'step 3');
+  await waitForText('.run-b .step-count', 'step 3');
+  assert.equal(await (await named('button', 'Compare runs')).getAttribute('aria-pressed'), 'true');
+
+  // On a phone's width, run A, the comparison and run B stack, nothing wider than the screen.
+  const size = await driver.manage().window().getRect();
+  await driver.manage().window().setRect({ width: 390, height: 844 });
+  await driver.wait(async () => driver.executeScript(() => {
+    const top = (css) => document.querySelector(css).getBoundingClientRect().top;
+    return top('.run-a') < top('table.comparison') && top('table.comparison') < top('.run-b')
+      && document.documentElement.scrollWidth <= document.documentElement.clientWidth;
+  }), WAIT_MS, 'the phone layout stacks A, the comparison and B without sideways scrolling');
+  await driver.manage().window().setRect({ width: size.width, height: size.height });
+
+  await press(await named('button', 'Compare runs'));
   await driver.wait(async () => (await driver.findElements(By.css('.run-b'))).length === 0, WAIT_MS);
 });
