@@ -67,30 +67,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
 
-    /// Grid size in workgroups (also X or X,Y: missing sizes are 1)
-    #[arg(long, value_name = "X,Y,Z", default_value = "1,1,1")]
-    pub grid: String,
-
-    /// Workgroup size in threads, as --grid (a kernel's .workgroup_size wins)
-    #[arg(long, value_name = "X,Y,Z", default_value = "32,1,1")]
-    pub workgroup: String,
-
-    /// Lanes per wave, 1..=64
-    #[arg(long, value_name = "N", default_value = "32")]
-    pub wave_width: String,
-
-    /// Local memory per workgroup in bytes, K/M suffixes allowed (a kernel's .local_memory wins)
-    /// [default: 16384]
-    #[arg(long, value_name = "BYTES")]
-    pub local_memory: Option<String>,
-
-    /// Device memory in bytes
-    #[arg(long, value_name = "BYTES", default_value = "1048576")]
-    pub device_memory: String,
-
-    /// Wave-instructions allowed per workgroup (0 = unlimited)
-    #[arg(long, value_name = "N", default_value = "10000000")]
-    pub max_instructions: String,
+    #[command(flatten)]
+    pub launch: LaunchArgs,
 
     /// Run by the WAVE spec, or as the reference emulator wave-emu 0.1.2 does
     ///
@@ -107,21 +85,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub quiet: bool,
 
-    /// Initial register value for every thread, e.g. 0:4096 or r1:0x40a00000 (repeatable)
-    #[arg(long, value_name = "REG:VALUE")]
-    pub set_reg: Vec<String>,
-
-    /// Load a file's bytes into device memory at OFFSET (repeatable; after the fills)
-    #[arg(long, value_name = "OFFSET:FILE")]
-    pub arg: Vec<String>,
-
-    /// Write COUNT f32 values i*SCALE (default 1) at OFFSET; TYPE is ignored, as in wave-emu
-    #[arg(long, value_name = "OFFSET:TYPE:COUNT[:SCALE]")]
-    pub fill_iota: Vec<String>,
-
-    /// Write COUNT*4 zero bytes at OFFSET; TYPE is ignored, as in wave-emu (applied first)
-    #[arg(long, value_name = "OFFSET:TYPE:COUNT")]
-    pub fill_zero: Vec<String>,
+    #[command(flatten)]
+    pub inputs: InputArgs,
 
     /// Print COUNT u32 values from OFFSET, one per line (repeatable; dumps keep their order)
     #[arg(long, value_name = "OFFSET:COUNT")]
@@ -169,50 +134,17 @@ pub struct CompareArgs {
     /// Run B's WAVE assembly source (.wave or .wbin; may be the same file as A)
     pub b: PathBuf,
 
+    // `--kernel`, `--compat` and `--quiet` are declared by each command rather than shared:
+    // `compare`'s help speaks of both runs, and `run` lists them in other places.
     /// Kernel to run [default: the first kernel of each file]
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
 
-    /// Grid size in workgroups (also X or X,Y: missing sizes are 1)
-    #[arg(long, value_name = "X,Y,Z", default_value = "1,1,1")]
-    pub grid: String,
+    #[command(flatten)]
+    pub launch: LaunchArgs,
 
-    /// Workgroup size in threads, as --grid (a kernel's .workgroup_size wins)
-    #[arg(long, value_name = "X,Y,Z", default_value = "32,1,1")]
-    pub workgroup: String,
-
-    /// Lanes per wave, 1..=64
-    #[arg(long, value_name = "N", default_value = "32")]
-    pub wave_width: String,
-
-    /// Local memory per workgroup in bytes, K/M suffixes allowed (a kernel's .local_memory wins)
-    /// [default: 16384]
-    #[arg(long, value_name = "BYTES")]
-    pub local_memory: Option<String>,
-
-    /// Device memory in bytes
-    #[arg(long, value_name = "BYTES", default_value = "1048576")]
-    pub device_memory: String,
-
-    /// Wave-instructions allowed per workgroup (0 = unlimited)
-    #[arg(long, value_name = "N", default_value = "10000000")]
-    pub max_instructions: String,
-
-    /// Initial register value for every thread, e.g. 0:4096 or r1:0x40a00000 (repeatable)
-    #[arg(long, value_name = "REG:VALUE")]
-    pub set_reg: Vec<String>,
-
-    /// Load a file's bytes into device memory at OFFSET (repeatable; after the fills)
-    #[arg(long, value_name = "OFFSET:FILE")]
-    pub arg: Vec<String>,
-
-    /// Write COUNT f32 values i*SCALE (default 1) at OFFSET; TYPE is ignored, as in wave-emu
-    #[arg(long, value_name = "OFFSET:TYPE:COUNT[:SCALE]")]
-    pub fill_iota: Vec<String>,
-
-    /// Write COUNT*4 zero bytes at OFFSET; TYPE is ignored, as in wave-emu (applied first)
-    #[arg(long, value_name = "OFFSET:TYPE:COUNT")]
-    pub fill_zero: Vec<String>,
+    #[command(flatten)]
+    pub inputs: InputArgs,
 
     /// Run both by the WAVE spec, or as the reference emulator wave-emu 0.1.2 does
     #[arg(long, value_name = "MODE", value_enum, default_value_t = Compat::Spec)]
@@ -269,6 +201,59 @@ pub struct CompareArgs {
     /// Run B's zero fills, in place of every --fill-zero (repeatable)
     #[arg(long, value_name = "OFFSET:TYPE:COUNT", help_heading = "Run B only")]
     pub b_fill_zero: Vec<String>,
+}
+
+/// The launch's shape and limits, taken alike by `run` and by both runs of `compare`. Flattened
+/// into their arguments, the fields keep their names as clap's ids, which `run` and `compare`
+/// look up (`workgroup`, to tell a given `--workgroup` from its default).
+#[derive(Args, Clone, Debug)]
+pub struct LaunchArgs {
+    /// Grid size in workgroups (also X or X,Y: missing sizes are 1)
+    #[arg(long, value_name = "X,Y,Z", default_value = "1,1,1")]
+    pub grid: String,
+
+    /// Workgroup size in threads, as --grid (a kernel's .workgroup_size wins)
+    #[arg(long, value_name = "X,Y,Z", default_value = "32,1,1")]
+    pub workgroup: String,
+
+    /// Lanes per wave, 1..=64
+    #[arg(long, value_name = "N", default_value = "32")]
+    pub wave_width: String,
+
+    /// Local memory per workgroup in bytes, K/M suffixes allowed (a kernel's .local_memory wins)
+    /// [default: 16384]
+    #[arg(long, value_name = "BYTES")]
+    pub local_memory: Option<String>,
+
+    /// Device memory in bytes
+    #[arg(long, value_name = "BYTES", default_value = "1048576")]
+    pub device_memory: String,
+
+    /// Wave-instructions allowed per workgroup (0 = unlimited)
+    #[arg(long, value_name = "N", default_value = "10000000")]
+    pub max_instructions: String,
+}
+
+/// What device memory and the registers hold before a run starts, taken alike by `run` and by
+/// both runs of `compare`. A group apart from `LaunchArgs` because `run --help` lists `--compat`
+/// and `--quiet` between the two.
+#[derive(Args, Clone, Debug)]
+pub struct InputArgs {
+    /// Initial register value for every thread, e.g. 0:4096 or r1:0x40a00000 (repeatable)
+    #[arg(long, value_name = "REG:VALUE")]
+    pub set_reg: Vec<String>,
+
+    /// Load a file's bytes into device memory at OFFSET (repeatable; after the fills)
+    #[arg(long, value_name = "OFFSET:FILE")]
+    pub arg: Vec<String>,
+
+    /// Write COUNT f32 values i*SCALE (default 1) at OFFSET; TYPE is ignored, as in wave-emu
+    #[arg(long, value_name = "OFFSET:TYPE:COUNT[:SCALE]")]
+    pub fill_iota: Vec<String>,
+
+    /// Write COUNT*4 zero bytes at OFFSET; TYPE is ignored, as in wave-emu (applied first)
+    #[arg(long, value_name = "OFFSET:TYPE:COUNT")]
+    pub fill_zero: Vec<String>,
 }
 
 /// The rules `run --compat` picks.

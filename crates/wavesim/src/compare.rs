@@ -6,7 +6,7 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use wave_engine::compare::{compare_memory, Comparison, RunMeasures};
 
-use crate::cli::{CompareArgs, RunArgs};
+use crate::cli::{CompareArgs, InputArgs, LaunchArgs, RunArgs};
 use crate::run::{self, FlagNames, Loaded};
 use crate::source::Failure;
 
@@ -106,18 +106,10 @@ fn run_args(args: &CompareArgs) -> (RunArgs, RunArgs, FlagNames) {
     let run_a = RunArgs {
         file: args.a.clone(),
         kernel: args.kernel.clone(),
-        grid: args.grid.clone(),
-        workgroup: args.workgroup.clone(),
-        wave_width: args.wave_width.clone(),
-        local_memory: args.local_memory.clone(),
-        device_memory: args.device_memory.clone(),
-        max_instructions: args.max_instructions.clone(),
+        launch: args.launch.clone(),
         compat: args.compat,
         quiet: args.quiet,
-        set_reg: args.set_reg.clone(),
-        arg: args.arg.clone(),
-        fill_iota: args.fill_iota.clone(),
-        fill_zero: args.fill_zero.clone(),
+        inputs: args.inputs.clone(),
         dump_u32: Vec::new(),
         dump_f32: Vec::new(),
         dump_f16: Vec::new(),
@@ -136,25 +128,28 @@ fn run_args(args: &CompareArgs) -> (RunArgs, RunArgs, FlagNames) {
         }
         None => shared.clone(),
     };
-    let grid = pick("--grid", &args.b_grid, &run_a.grid);
-    let workgroup = pick("--workgroup", &args.b_workgroup, &run_a.workgroup);
-    let wave_width = pick("--wave-width", &args.b_wave_width, &run_a.wave_width);
-    let device_memory = pick(
-        "--device-memory",
-        &args.b_device_memory,
-        &run_a.device_memory,
-    );
-    let max_instructions = pick(
-        "--max-instructions",
-        &args.b_max_instructions,
-        &run_a.max_instructions,
-    );
-    let local_memory = match &args.b_local_memory {
-        Some(value) => {
-            names.overridden.push("--local-memory");
-            Some(value.clone())
-        }
-        None => run_a.local_memory.clone(),
+    let shared = &args.launch;
+    let launch = LaunchArgs {
+        grid: pick("--grid", &args.b_grid, &shared.grid),
+        workgroup: pick("--workgroup", &args.b_workgroup, &shared.workgroup),
+        wave_width: pick("--wave-width", &args.b_wave_width, &shared.wave_width),
+        device_memory: pick(
+            "--device-memory",
+            &args.b_device_memory,
+            &shared.device_memory,
+        ),
+        max_instructions: pick(
+            "--max-instructions",
+            &args.b_max_instructions,
+            &shared.max_instructions,
+        ),
+        local_memory: match &args.b_local_memory {
+            Some(value) => {
+                names.overridden.push("--local-memory");
+                Some(value.clone())
+            }
+            None => shared.local_memory.clone(),
+        },
     };
     let mut lists = |flag: &'static str, own: &Vec<String>, shared: &Vec<String>| {
         if own.is_empty() {
@@ -164,23 +159,18 @@ fn run_args(args: &CompareArgs) -> (RunArgs, RunArgs, FlagNames) {
             own.clone()
         }
     };
-    let set_reg = lists("--set-reg", &args.b_set_reg, &run_a.set_reg);
-    let arg = lists("--arg", &args.b_arg, &run_a.arg);
-    let fill_iota = lists("--fill-iota", &args.b_fill_iota, &run_a.fill_iota);
-    let fill_zero = lists("--fill-zero", &args.b_fill_zero, &run_a.fill_zero);
+    let shared = &args.inputs;
+    let inputs = InputArgs {
+        set_reg: lists("--set-reg", &args.b_set_reg, &shared.set_reg),
+        arg: lists("--arg", &args.b_arg, &shared.arg),
+        fill_iota: lists("--fill-iota", &args.b_fill_iota, &shared.fill_iota),
+        fill_zero: lists("--fill-zero", &args.b_fill_zero, &shared.fill_zero),
+    };
     let run_b = RunArgs {
         file: args.b.clone(),
         kernel: args.b_kernel.clone().or_else(|| args.kernel.clone()),
-        grid,
-        workgroup,
-        wave_width,
-        local_memory,
-        device_memory,
-        max_instructions,
-        set_reg,
-        arg,
-        fill_iota,
-        fill_zero,
+        launch,
+        inputs,
         ..run_a.clone()
     };
     (run_a, run_b, names)

@@ -151,7 +151,7 @@ pub fn load(
                 size[1],
                 size[2],
                 names.name("--workgroup"),
-                args.workgroup
+                args.launch.workgroup
             );
         }
     }
@@ -175,7 +175,7 @@ pub fn load(
         fill.write_to(slot);
     }
     let arg_flag = names.name("--arg");
-    for text in &args.arg {
+    for text in &args.inputs.arg {
         let (offset, path) = spec::parse_arg(text).map_err(|e| bad_spec(&arg_flag, text, &e))?;
         let unreadable = |e: io::Error| {
             Failure::new(format!(
@@ -286,30 +286,33 @@ fn read_into(mut file: File, slot: &mut [u8]) -> io::Result<u64> {
 }
 
 pub fn launch_config(args: &RunArgs, names: &FlagNames) -> Result<LaunchConfig, Failure> {
+    let launch = &args.launch;
     let spec = LaunchSpec {
-        grid: args.grid.clone(),
-        workgroup: args.workgroup.clone(),
-        wave_width: args.wave_width.clone(),
-        initial_registers: args.set_reg.clone(),
-        local_memory: args
+        grid: launch.grid.clone(),
+        workgroup: launch.workgroup.clone(),
+        wave_width: launch.wave_width.clone(),
+        initial_registers: args.inputs.set_reg.clone(),
+        local_memory: launch
             .local_memory
             .clone()
             .unwrap_or_else(|| DEFAULT_LOCAL_MEMORY.to_string()),
-        device_memory: args.device_memory.clone(),
-        max_instructions: args.max_instructions.clone(),
+        device_memory: launch.device_memory.clone(),
+        max_instructions: launch.max_instructions.clone(),
     };
     spec.parse().map_err(|errors| {
         let Some((field, reason)) = errors.fields.first() else {
             return Failure::new("invalid launch flags".to_string());
         };
         let (flag, text) = match field {
-            LaunchField::Grid => ("--grid", args.grid.as_str()),
-            LaunchField::Workgroup => ("--workgroup", args.workgroup.as_str()),
-            LaunchField::WaveWidth => ("--wave-width", args.wave_width.as_str()),
-            LaunchField::InitialRegisters => ("--set-reg", spec_text(&args.set_reg)),
+            LaunchField::Grid => ("--grid", launch.grid.as_str()),
+            LaunchField::Workgroup => ("--workgroup", launch.workgroup.as_str()),
+            LaunchField::WaveWidth => ("--wave-width", launch.wave_width.as_str()),
+            LaunchField::InitialRegisters => ("--set-reg", spec_text(&args.inputs.set_reg)),
             LaunchField::LocalMemory => ("--local-memory", spec.local_memory.as_str()),
-            LaunchField::DeviceMemory => ("--device-memory", args.device_memory.as_str()),
-            LaunchField::MaxInstructions => ("--max-instructions", args.max_instructions.as_str()),
+            LaunchField::DeviceMemory => ("--device-memory", launch.device_memory.as_str()),
+            LaunchField::MaxInstructions => {
+                ("--max-instructions", launch.max_instructions.as_str())
+            }
         };
         bad_spec(&names.name(flag), text, reason)
     })
@@ -331,12 +334,12 @@ fn spec_text(texts: &[String]) -> &str {
 pub fn fills(args: &RunArgs, names: &FlagNames) -> Result<Vec<(String, Fill)>, Failure> {
     let mut fills = Vec::new();
     let zero = names.name("--fill-zero");
-    for text in &args.fill_zero {
+    for text in &args.inputs.fill_zero {
         let fill = spec::parse_fill_zero(text).map_err(|e| bad_spec(&zero, text, &e))?;
         fills.push((format!("{zero} {text}"), fill));
     }
     let iota = names.name("--fill-iota");
-    for text in &args.fill_iota {
+    for text in &args.inputs.fill_iota {
         let fill = spec::parse_fill_iota(text).map_err(|e| bad_spec(&iota, text, &e))?;
         fills.push((format!("{iota} {text}"), fill));
     }
