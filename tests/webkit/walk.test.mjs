@@ -132,6 +132,8 @@ test('a share link opens at the same moment', async () => {
   const caption = await text('.caption');
   await press(await named('button', 'Copy link'));
   await driver.wait(async () => /#v1\./.test(await driver.getCurrentUrl()), WAIT_MS, 'Copy link never put the link in the address');
+  // The page says where the link is, whether or not WebKit lets it write the clipboard.
+  await waitForText('.notice', /^Link (copied|in the address bar)/);
   const link = await driver.getCurrentUrl();
   await driver.get('about:blank');
   await driver.get(link);
@@ -172,7 +174,7 @@ test('the editor takes typing and the diagnostics follow', async () => {
   assert.match(await lines(editor), /\.end\n\n {4}; bogus_op r1$/);
 });
 
-test('compare two runs: the regions, Step both and the table', async () => {
+test('compare two runs: the regions, Step both, the table, and a phone width', async () => {
   const compare = await named('button', 'Compare runs');
   await press(compare);
   await driver.wait(async () => (await compare.getAttribute('aria-pressed')) === 'true', WAIT_MS);
@@ -189,6 +191,16 @@ test('compare two runs: the regions, Step both and the table', async () => {
   const [a, b] = await Promise.all(cells.slice(0, 2).map((cell) => cell.getText()));
   assert.match(a, /^\d/);
   assert.equal(a, b);
+
+  // On a phone's width, run A, the comparison and run B stack, nothing wider than the screen.
+  const size = await driver.manage().window().getRect();
+  await driver.manage().window().setRect({ width: 390, height: 844 });
+  await driver.wait(async () => driver.executeScript(() => {
+    const top = (css) => document.querySelector(css).getBoundingClientRect().top;
+    return top('.run-a') < top('table.comparison') && top('table.comparison') < top('.run-b')
+      && document.documentElement.scrollWidth <= document.documentElement.clientWidth;
+  }), WAIT_MS, 'the phone layout stacks A, the comparison and B without sideways scrolling');
+  await driver.manage().window().setRect({ width: size.width, height: size.height });
 
   await press(await named('button', 'Compare runs'));
   await driver.wait(async () => (await driver.findElements(By.css('.run-b'))).length === 0, WAIT_MS);
