@@ -55,8 +55,8 @@ if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
 fi
 
 # npm packages: binaryen (wasm-opt 132), CodeMirror and esbuild, Playwright (driver only, never
-# its browsers), selenium-webdriver (for Debian's Firefox through geckodriver) and axe-core (the
-# accessibility audit the end-to-end tests run in the page).
+# its browsers), selenium-webdriver (for Debian's Firefox and WebKitGTK through their WebDriver
+# servers) and axe-core (the accessibility audit the end-to-end tests run in the page).
 if [ -L "$repo_root/node_modules" ]; then
   # A checkout (e.g. a git worktree) sharing another one's packages through a link: `npm ci`
   # would empty the other checkout's node_modules through it, so only check what is there.

@@ -67,7 +67,7 @@ after(async () => {
   service?.child.kill();
 });
 
-test('the page runs: WebKit has wasm SIMD; relaxed SIMD is noted, the engine keeps its own fma without it', async (t) => {
+test('the page runs in WebKit, which has wasm SIMD; whether it has relaxed SIMD is noted', async (t) => {
   await driver.get(url);
   await driver.executeScript("localStorage.clear(); localStorage.setItem('wave-playground.questions', 'on');");
   await driver.navigate().refresh();
