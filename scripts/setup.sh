@@ -55,8 +55,8 @@ if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
 fi
 
 # npm packages: binaryen (wasm-opt 132), CodeMirror and esbuild, Playwright (driver only, never
-# its browsers), selenium-webdriver (for Debian's Firefox through geckodriver) and axe-core (the
-# accessibility audit the end-to-end tests run in the page).
+# its browsers), selenium-webdriver (for Debian's Firefox and WebKitGTK through their WebDriver
+# servers) and axe-core (the accessibility audit the end-to-end tests run in the page).
 if [ -L "$repo_root/node_modules" ]; then
   # A checkout (e.g. a git worktree) sharing another one's packages through a link: `npm ci`
   # would empty the other checkout's node_modules through it, so only check what is there.
@@ -95,3 +95,23 @@ if ! has_version geckodriver "$GECKODRIVER_VERSION"; then
   cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked \
     || die "cargo install geckodriver $GECKODRIVER_VERSION failed"
 fi
+
+# WebKit, the engine of Safari, for its WebDriver walk: Debian's WebKitGTK driver (its library
+# package brings MiniBrowser, the browser the driver starts) and Xvfb with xauth for `xvfb-run`,
+# since MiniBrowser has no headless mode (xauth is only a recommendation of xvfb, so it is named).
+webkit_minibrowser() { compgen -G '/usr/lib/*/webkit2gtk-4.1/MiniBrowser' | head -1; }
+if ! command -v WebKitWebDriver >/dev/null 2>&1 || [ -z "$(webkit_minibrowser)" ] \
+   || ! command -v xvfb-run >/dev/null 2>&1 || ! command -v xauth >/dev/null 2>&1; then
+  say "installing Debian webkit2gtk-driver, xvfb and xauth"
+  as_root apt-get update -qq || die "apt-get update failed"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq webkit2gtk-driver xvfb xauth >/dev/null \
+    || die "apt-get install webkit2gtk-driver xvfb xauth failed"
+fi
+# WebKitWebDriver has no --version: the driver and the browser come from one source package, and
+# must be of one version, as chromedriver and chromium must.
+webkit_driver_version="$(dpkg-query -W -f='${Version}' webkit2gtk-driver 2>/dev/null || true)"
+webkit_library_version="$(dpkg-query -W -f='${Version}' libwebkit2gtk-4.1-0 2>/dev/null || true)"
+[ -n "$webkit_driver_version" ] && [ "$webkit_driver_version" = "$webkit_library_version" ] \
+  || die "webkit2gtk-driver ($webkit_driver_version) does not match libwebkit2gtk-4.1-0 ($webkit_library_version)"
+WEBKIT_MINIBROWSER="$(webkit_minibrowser)" || die "no MiniBrowser under /usr/lib/*/webkit2gtk-4.1/ (libwebkit2gtk-4.1-0 ships it)"
+export WEBKIT_MINIBROWSER

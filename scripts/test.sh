@@ -60,11 +60,20 @@ end_to_end() {
   done
   WAVE_PLAYGROUND_URL="$url" playwright test
   local status=$?
-  # Playwright drives only its own patched Firefox (never downloaded here): Debian's firefox-esr
-  # gets the main walk through geckodriver and selenium-webdriver instead.
+  # Playwright drives only its own patched Firefox and WebKit (never downloaded here): Debian's
+  # firefox-esr and WebKitGTK get the main walk through their WebDriver servers and
+  # selenium-webdriver instead.
   if [ $status -eq 0 ]; then
     printf '\n\033[1m==> %s\033[0m\n' "end-to-end walk (Firefox, WebDriver)"
     WAVE_PLAYGROUND_URL="$url" GECKODRIVER="$(command -v geckodriver)" node --test tests/firefox/
+    status=$?
+  fi
+  # WebKit's MiniBrowser has no headless mode: it gets a virtual X screen larger than the walk's
+  # 1400 × 1000 window (xvfb-run's own default screen is narrower).
+  if [ $status -eq 0 ]; then
+    printf '\n\033[1m==> %s\033[0m\n' "end-to-end walk (WebKit, WebDriver)"
+    WAVE_PLAYGROUND_URL="$url" WEBKIT_MINIBROWSER="$WEBKIT_MINIBROWSER" \
+      xvfb-run -a -s "-screen 0 1600x1200x24" node --test tests/webkit/
     status=$?
   fi
   stop_server
@@ -101,5 +110,5 @@ step "trunk build --release"          trunk build --release --offline
 # The page's wasm, gzipped: reported against the 300 KB budget, failing above a ceiling just
 # over its size so that it cannot grow unnoticed (see the script).
 step "page wasm size (ceiling 593,000 B gzipped)" node scripts/wasm-size.mjs --ceiling 593000
-step "end-to-end (Playwright in Chromium, WebDriver in Firefox)" end_to_end
+step "end-to-end (Playwright in Chromium, WebDriver in Firefox and WebKit)" end_to_end
 summary

@@ -1,41 +1,18 @@
 // The main walk in Firefox (Debian's firefox-esr through geckodriver, driven by
 // selenium-webdriver): Playwright drives only its own patched Firefox, which this project never
 // downloads, so Firefox gets a WebDriver walk of its own. Elements are found by their accessible
-// names (WebDriver's computed label), as a person using a screen reader would find them.
+// names (WebDriver's computed label), through the helpers tests/webdriver/helpers.mjs shares.
 // Run by scripts/test.sh with WAVE_PLAYGROUND_URL set: node --test tests/firefox/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { Builder, By, Key, until } from 'selenium-webdriver';
 import firefox from 'selenium-webdriver/firefox.js';
+import { helpers, WAIT_MS } from '../webdriver/helpers.mjs';
 
 const url = process.env.WAVE_PLAYGROUND_URL;
-const WAIT_MS = 20_000;
 let driver;
-
-// The first element matching `css` whose accessible name is `name` (or matches it).
-async function named(css, name) {
-  return driver.wait(async () => {
-    for (const element of await driver.findElements(By.css(css))) {
-      const label = await element.getAccessibleName().catch(() => '');
-      if (typeof name === 'string' ? label === name : name.test(label)) return element;
-    }
-    return false;
-  }, WAIT_MS, `no ${css} named ${name}`);
-}
-
-// Clicks `element` once it is in the middle of its scroll container: WebDriver clicks an element
-// that is on screen where it is, even when the machine pane's sticky run controls cover it.
-async function press(element) {
-  await driver.executeScript("arguments[0].scrollIntoView({ block: 'center' })", element);
-  await element.click();
-}
-
-const text = async (css) => (await driver.findElement(By.css(css))).getText();
-const waitForText = (css, expected) => driver.wait(async () => {
-  const now = await text(css).catch(() => '');
-  return typeof expected === 'string' ? now === expected : expected.test(now);
-}, WAIT_MS, `${css} never read ${expected}`);
+let named, press, text, waitForText, body;
 
 before(async () => {
   assert.ok(url, 'WAVE_PLAYGROUND_URL is not set: run through scripts/test.sh');
@@ -47,6 +24,7 @@ before(async () => {
     .setFirefoxOptions(options)
     .setFirefoxService(new firefox.ServiceBuilder(geckodriver))
     .build();
+  ({ named, press, text, waitForText, body } = helpers(driver));
 });
 
 after(async () => {
@@ -62,9 +40,8 @@ test('pick a lesson, step, read the lanes, the status and the caption, answer a 
   await waitForText('[role="status"]', 'ready');
 
   // F10 three times: the third lands on the if's ?mask question.
-  const body = await driver.findElement(By.css('body'));
   for (let i = 1; i <= 3; i++) {
-    await body.sendKeys(Key.F10);
+    await body().sendKeys(Key.F10);
     await waitForText('.step-count', `step ${i}`);
   }
   await waitForText('[role="status"]', 'paused at line 8 for a question');
@@ -106,10 +83,6 @@ test('the editor takes typing and the diagnostics follow', async () => {
   await waitForText('[role="status"]', 'ready');
   assert.match(await editor.getText(), /\.end\n\n {4}; bogus_op r1$/);
 });
-
-function body() {
-  return driver.findElement(By.css('body'));
-}
 
 test('compare two runs: Step both, the table and the results', async () => {
   // The kernel on show (the page keeps it across the reload), without its questions.
