@@ -128,6 +128,10 @@ pub fn App() -> impl IntoView {
             <Alerts />
             {move || ctx.pair.get().map(|pair| view! { <BothRunsBar pair=pair /> })}
             <main class="workspace" class:comparing=comparing>
+                // Presenter mode hides the header: the page keeps its heading for screen readers.
+                <Show when=move || ctx.presenter.get()>
+                    <h1 class="visually-hidden">"WAVE Playground"</h1>
+                </Show>
                 <RunRegion />
                 {move || {
                     ctx.pair

@@ -10,7 +10,7 @@ pub fn StepCaption() -> impl IntoView {
     let ctx = use_ctx();
     let caption = Memo::new(move |previous| ctx.held_while_running(previous, |s| s.caption()));
     view! {
-        <section class="caption" aria-label="Step caption">
+        <section class="caption" aria-label=ctx.landmark("Step caption")>
         <p aria-live="polite">
             {move || {
                 caption

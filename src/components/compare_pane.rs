@@ -53,7 +53,7 @@ pub fn BothRunsBar(pair: Pair) -> impl IntoView {
     let alone =
         Memo::new(move |_| a.with(|sa| b.with(|sb| comparison(sa, sb).and_then(|v| v.alone))));
     view! {
-        <div class="both-runs-bar">
+        <section class="both-runs-bar" aria-label="Commands on both runs">
             <div class="controls" role="toolbar" aria-label="Both runs">
                 <button
                     type="button"
@@ -96,7 +96,7 @@ pub fn BothRunsBar(pair: Pair) -> impl IntoView {
                 />
             </div>
             <p class="compare-alone" role="status">{move || alone.get()}</p>
-        </div>
+        </section>
     }
 }
 

@@ -203,7 +203,7 @@ pub fn DataMovementView() -> impl IntoView {
     let picture = move || moved.with(|m| m.as_ref().map(svg));
     view! {
         <Show when=move || moved.with(Option::is_some)>
-            <section class="view movement-view" aria-labelledby=ctx.id("movement-heading")>
+            <section class="view movement-view" aria-labelledby=ctx.labelled_by("movement-heading")>
                 <h3 id=ctx.id("movement-heading") class="view-title">
                     "Data movement "
                     <span class="view-note">

@@ -168,7 +168,7 @@ pub fn Editor() -> impl IntoView {
     };
 
     view! {
-        <section class="pane editor-pane" aria-labelledby=ctx.id("editor-heading")>
+        <section class="pane editor-pane" aria-labelledby=ctx.labelled_by("editor-heading")>
             <h2 id=ctx.id("editor-heading") class="pane-title">
                 "Kernel"
                 <span class="pane-title-note">

@@ -80,10 +80,10 @@ pub fn EmbedBar() -> impl IntoView {
     let href = page_address().unwrap_or_default();
     view! {
         <header class="embed-bar">
-            <span class="brand">
+            <h1 class="brand">
                 <span class="brand-mark" aria-hidden="true">"≋"</span>
                 "WAVE Playground"
-            </span>
+            </h1>
             <span class="embed-title">{move || title.get()}</span>
             <span class="notice" aria-live="polite">{move || ctx.notice.get()}</span>
             <a

@@ -82,10 +82,10 @@ pub fn Header() -> impl IntoView {
     };
     view! {
         <header class="app-header">
-            <span class="brand">
+            <h1 class="brand">
                 <span class="brand-mark" aria-hidden="true">"≋"</span>
                 "WAVE Playground"
-            </span>
+            </h1>
             <ExamplePicker />
             <span class="header-spacer"></span>
             <span class="notice" aria-live="polite">{move || ctx.notice.get()}</span>

@@ -381,7 +381,7 @@ pub fn Lanes() -> impl IntoView {
         }
     };
     view! {
-        <section class="view lanes-view" aria-labelledby=ctx.id("lanes-heading") aria-busy=move || ctx.busy()>
+        <section class="view lanes-view" aria-labelledby=ctx.labelled_by("lanes-heading") aria-busy=move || ctx.busy()>
             <h3 id=ctx.id("lanes-heading") class="view-title">
                 "Lanes" <span class="view-note">{active_count}</span> <HeldNote />
             </h3>

@@ -204,6 +204,26 @@ impl Ctx {
         }
     }
 
+    /// `aria-labelledby` for a landmark of this run titled by the element `name`: while
+    /// comparing, the run's title too ("Run B Lanes"), so the two runs' landmarks differ.
+    pub fn labelled_by(&self, name: &'static str) -> impl Fn() -> String + Copy + 'static {
+        let ctx = *self;
+        move || match ctx.pair.with(Option::is_some) {
+            true => format!("{} {}", ctx.id("run-title"), ctx.id(name)),
+            false => ctx.id(name),
+        }
+    }
+
+    /// `aria-label` for a landmark of this run: while comparing, with the run's name ("Run B
+    /// Details").
+    pub fn landmark(&self, label: &'static str) -> impl Fn() -> String + Copy + 'static {
+        let ctx = *self;
+        move || match ctx.pair.with(Option::is_some) {
+            true => format!("{} {label}", ctx.side.region()),
+            false => label.to_string(),
+        }
+    }
+
     /// The other run while comparing.
     pub fn partner(&self) -> Option<Ctx> {
         let pair = self.pair.try_get_untracked().flatten()?;

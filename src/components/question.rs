@@ -190,7 +190,7 @@ pub fn QuestionPanel() -> impl IntoView {
     };
     view! {
         <Show when=move || question.with(Option::is_some) || reveal.with(Option::is_some)>
-            <section class="question-panel" aria-labelledby=ctx.id("question-heading")>
+            <section class="question-panel" aria-labelledby=ctx.labelled_by("question-heading")>
                 <h3 id=ctx.id("question-heading") class="view-title">"Question"</h3>
                 <p class=reveal_class aria-live="polite" hidden=move || reveal.with(Option::is_none)>
                     {move || reveal.with(|r| r.as_ref().map(|r| r.text.clone()).unwrap_or_default())}

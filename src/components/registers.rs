@@ -382,7 +382,7 @@ pub fn Registers() -> impl IntoView {
     let span = move || window.with(|w| w.columns.len() + 3);
 
     view! {
-        <section class="view registers-view" aria-labelledby=ctx.id("registers-heading") aria-busy=move || ctx.busy()>
+        <section class="view registers-view" aria-labelledby=ctx.labelled_by("registers-heading") aria-busy=move || ctx.busy()>
             <h3 id=ctx.id("registers-heading") class="view-title">
                 "Registers"
                 <select

@@ -77,7 +77,7 @@ fn DetailsTabs() -> impl IntoView {
     let (statistics_hidden, statistics_tab) = panel(Tab::Statistics, "statistics");
     let (launch_hidden, launch_tab) = panel(Tab::Launch, "launch-configuration");
     view! {
-        <section class="pane tabs-pane" aria-label="Details">
+        <section class="pane tabs-pane" aria-label=ctx.landmark("Details")>
             <div class="tabs" role="tablist" aria-label="Details" on:keydown=on_tab_key>
                 <TabButton tab=Tab::Diagnostics label="Diagnostics" badge=problem_count />
                 <TabButton tab=Tab::Memory label="Memory" />
@@ -107,7 +107,7 @@ pub fn RunRegion() -> impl IntoView {
     let comparing = move || ctx.pair.with(Option::is_some);
     let embed = ctx.page.embed;
     let machine_heading = ctx.id("machine-heading");
-    let machine_labelled_by = machine_heading.clone();
+    let machine_labelled_by = ctx.labelled_by("machine-heading");
     view! {
         <section
             class=move || format!("run-region run-{}", if ctx.side == super::Side::A { "a" } else { "b" })
@@ -118,7 +118,7 @@ pub fn RunRegion() -> impl IntoView {
                 }
             }
         >
-            <h2 class="run-title" hidden=move || !comparing()>{ctx.side.region()}</h2>
+            <h2 id=ctx.id("run-title") class="run-title" hidden=move || !comparing()>{ctx.side.region()}</h2>
             <Editor />
             <section class="pane machine-pane" aria-labelledby=machine_labelled_by>
                 <h2 id=machine_heading class="pane-title">"Machine"</h2>

@@ -243,7 +243,7 @@ pub fn Stack() -> impl IntoView {
         now
     });
     view! {
-        <section class="view stack-view" aria-labelledby=ctx.id("stack-heading") aria-busy=move || ctx.busy()>
+        <section class="view stack-view" aria-labelledby=ctx.labelled_by("stack-heading") aria-busy=move || ctx.busy()>
             <h3 id=ctx.id("stack-heading") class="view-title">
                 "Divergence stack"
                 <span class="view-note">{move || format!("depth {}", frames().len())}</span>
