@@ -79,7 +79,11 @@ fn initial_work() -> (Opened, Option<String>, PageOptions) {
 #[component]
 pub fn App() -> impl IntoView {
     let (opened, alert, page) = initial_work();
-    let (mut session, second, lesson) = compare::split(opened);
+    let Opened {
+        a: mut session,
+        b: second,
+        pair: lesson,
+    } = opened;
     session.set_questions_on(Ctx::stored_questions_on());
     let ctx = Ctx::new(session, page);
     crate::components::embed::apply_embed(page.embed);
@@ -106,6 +110,7 @@ pub fn App() -> impl IntoView {
     on_cleanup(move || pagehide.remove());
 
     let comparing = move || ctx.pair.with(Option::is_some);
+    let compared = crate::components::compare_pane::compared(ctx);
     let dropping = RwSignal::new(false);
     view! {
         <div
@@ -126,7 +131,7 @@ pub fn App() -> impl IntoView {
                 view! { <Header /> }.into_any()
             }}
             <Alerts />
-            {move || ctx.pair.get().map(|pair| view! { <BothRunsBar pair=pair /> })}
+            {move || ctx.pair.get().map(|pair| view! { <BothRunsBar pair=pair compared=compared /> })}
             <main class="workspace" class:comparing=comparing>
                 // Presenter mode hides the header: the page keeps its heading for screen readers.
                 <Show when=move || ctx.presenter.get()>
@@ -138,7 +143,7 @@ pub fn App() -> impl IntoView {
                         .get()
                         .map(|pair| {
                             view! {
-                                <ComparePane pair=pair />
+                                <ComparePane pair=pair compared=compared />
                                 <WithRun ctx=pair.b>
                                     <RunRegion />
                                 </WithRun>

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::{use_ctx, Ctx};
 use wave_session::examples::ComparePair;
-use wave_session::{Opened, Session};
+use wave_session::Session;
 
 /// Which of the two runs a context drives (a single run is run A).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,12 +25,11 @@ impl Side {
     }
 }
 
-/// Both runs while comparing, and the lesson pair they came from.
+/// Both runs while comparing (the lesson pair they came from is [`Ctx::lesson`]).
 #[derive(Clone, Copy)]
 pub struct Pair {
     pub a: Ctx,
     pub b: Ctx,
-    pub lesson: Option<&'static str>,
 }
 
 impl Pair {
@@ -38,12 +37,16 @@ impl Pair {
         [self.a, self.b]
     }
 
+    fn lesson(&self) -> Option<&'static str> {
+        self.a.lesson.try_get_untracked().flatten()
+    }
+
     /// The autosave of both runs (`None` when the page is gone).
     pub fn autosave_text(&self) -> Option<String> {
         let b = self.b.session;
         self.a
             .session
-            .try_with_value(|a| b.try_with_value(|b| a.autosave_compared(b, self.lesson)))
+            .try_with_value(|a| b.try_with_value(|b| a.autosave_compared(b, self.lesson())))
             .flatten()
     }
 
@@ -52,7 +55,7 @@ impl Pair {
         let b = self.b.session;
         self.a
             .session
-            .try_with_value(|a| b.try_with_value(|b| a.share_state_compared(b, self.lesson)))
+            .try_with_value(|a| b.try_with_value(|b| a.share_state_compared(b, self.lesson())))
             .flatten()
     }
 
@@ -145,7 +148,8 @@ fn begin(a: Ctx, mut b: Session, lesson: Option<&'static str>) {
     b.set_questions_on(Ctx::stored_questions_on());
     let heading = b.opening().is_some();
     let b = a.second(b);
-    a.pair.set(Some(Pair { a, b, lesson }));
+    a.lesson.set(lesson);
+    a.pair.set(Some(Pair { a, b }));
     if heading {
         b.run();
     }
@@ -162,6 +166,7 @@ pub fn leave(ctx: Ctx) {
     pair.b.stop();
     pair.b.cancel_recompile();
     ctx.focused.set(Side::A);
+    ctx.lesson.set(None);
     ctx.pair.set(None);
     // Run B's machine and history can be large: keep nothing of it once its views are gone.
     pair.b
@@ -177,10 +182,7 @@ pub fn open_lesson(ctx: Ctx, lesson: &ComparePair) {
         None => ctx,
     };
     if let Some(pair) = a.pair.get_untracked() {
-        a.pair.set(Some(Pair {
-            lesson: Some(lesson.id),
-            ..pair
-        }));
+        a.lesson.set(Some(lesson.id));
         a.replace_session(Session::from_example(&lesson.a));
         pair.b.replace_session(Session::from_example(&lesson.b));
     } else {
@@ -199,11 +201,6 @@ pub fn open(a: Ctx, opened_b: Option<Session>, lesson: Option<String>) {
             .map(|p| p.id);
         begin(a, b, lesson);
     }
-}
-
-/// What opening a link gave, split for [`open`].
-pub fn split(opened: Opened) -> (Session, Option<Session>, Option<String>) {
-    (opened.a, opened.b, opened.pair)
 }
 
 /// Gives `ctx` to the views inside (run B's views read run B).

@@ -10,6 +10,16 @@ use wave_engine::compare::{Measure, Row};
 use wave_session::examples::compare_pair;
 use wave_session::{comparison, ComparisonView};
 
+/// The comparison of the two runs while comparing, computed once per change of either run for
+/// every view that shows part of it.
+pub fn compared(ctx: super::Ctx) -> Memo<Option<ComparisonView>> {
+    Memo::new(move |_| {
+        ctx.pair
+            .get()
+            .and_then(|pair| pair.a.with(|a| pair.b.with(|b| comparison(a, b))))
+    })
+}
+
 /// One command on both runs.
 #[component]
 fn BothButton(
@@ -44,14 +54,13 @@ fn axis_share(steps: u64, longest: u64) -> String {
 
 /// The commands that move both runs, kept in reach at the top of the screen while comparing.
 #[component]
-pub fn BothRunsBar(pair: Pair) -> impl IntoView {
+pub fn BothRunsBar(pair: Pair, compared: Memo<Option<ComparisonView>>) -> impl IntoView {
     let [a, b] = pair.both();
     let can_run = move || a.with(|s| s.state().can_run()) || b.with(|s| s.state().can_run());
     let running = move || a.running.get() || b.running.get();
     let can_step_back =
         move || !running() && (a.with(|s| s.can_step_back()) || b.with(|s| s.can_step_back()));
-    let alone =
-        Memo::new(move |_| a.with(|sa| b.with(|sb| comparison(sa, sb).and_then(|v| v.alone))));
+    let alone = move || compared.with(|v| v.as_ref().and_then(|v| v.alone.clone()));
     view! {
         <section class="both-runs-bar" aria-label="Commands on both runs">
             <div class="controls" role="toolbar" aria-label="Both runs">
@@ -95,7 +104,7 @@ pub fn BothRunsBar(pair: Pair) -> impl IntoView {
                     on_press=move || pair.reset()
                 />
             </div>
-            <p class="compare-alone" role="status">{move || alone.get()}</p>
+            <p class="compare-alone" role="status">{alone}</p>
         </section>
     }
 }
@@ -103,10 +112,10 @@ pub fn BothRunsBar(pair: Pair) -> impl IntoView {
 /// Between the runs: the lesson pair's explanation, both timelines on one step axis, the
 /// comparison table with its headline, and the verdict on the results.
 #[component]
-pub fn ComparePane(pair: Pair) -> impl IntoView {
+pub fn ComparePane(pair: Pair, compared: Memo<Option<ComparisonView>>) -> impl IntoView {
     let [a, b] = pair.both();
-    let view = Memo::new(move |_| a.with(|sa| b.with(|sb| comparison(sa, sb))));
-    let lesson = pair.lesson.and_then(compare_pair);
+    let view = compared;
+    let lesson = Memo::new(move |_| a.lesson.get().and_then(compare_pair));
     let ends = move || (a.with(|s| s.known_end()), b.with(|s| s.known_end()));
     let share = move |side_b: bool| {
         let (end_a, end_b) = ends();
@@ -118,7 +127,7 @@ pub fn ComparePane(pair: Pair) -> impl IntoView {
     view! {
         <section class="pane compare-pane" aria-labelledby="compare-heading">
             <h2 id="compare-heading" class="pane-title">"Both runs compared"</h2>
-            {lesson.map(|lesson| view! {
+            {move || lesson.get().map(|lesson| view! {
                 <details class="example-notes pair-notes" open>
                     <summary>{lesson.title}</summary>
                     <p>{lesson.explanation}</p>

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::compare::{self, Pair};
+use super::compare;
 use super::{target_value, use_ctx};
 use wave_session::examples::{
     compare_pair, compare_pairs, example, examples, next_lesson, COMPARE_TOPIC, TOPICS,
@@ -29,12 +29,9 @@ fn menu_title(title: &str, id: &str, progress: &Progress) -> String {
 pub fn ExamplePicker() -> impl IntoView {
     let ctx = use_ctx();
     // A lesson pair while comparing one, else the example of the run examples open in.
-    let current = Memo::new(move |_| match ctx.pair.get() {
-        Some(Pair {
-            lesson: Some(lesson),
-            ..
-        }) => lesson,
-        _ => ctx.with(|s| s.example().unwrap_or_default()),
+    let current = Memo::new(move |_| match ctx.lesson.get() {
+        Some(lesson) => lesson,
+        None => ctx.with(|s| s.example().unwrap_or_default()),
     });
     let on_change = move |event: leptos::ev::Event| {
         let id = target_value(&event);
@@ -44,11 +41,7 @@ pub fn ExamplePicker() -> impl IntoView {
             let run = compare::target(ctx);
             run.replace_session(Session::from_example(&found));
             // One run changed: the two are no longer the lesson pair.
-            ctx.pair.update(|pair| {
-                if let Some(pair) = pair {
-                    pair.lesson = None;
-                }
-            });
+            ctx.lesson.set(None);
             ctx.alert.set(None);
         }
     };

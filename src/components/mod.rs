@@ -122,6 +122,9 @@ pub struct Ctx {
     pub pair: RwSignal<Option<Pair>>,
     /// The run whose region last had focus: examples and files open there.
     pub focused: RwSignal<Side>,
+    /// The lesson pair the two runs came from, while comparing (its own signal: a new lesson
+    /// leaves the runs' views in place).
+    pub lesson: RwSignal<Option<&'static str>>,
 }
 
 impl Ctx {
@@ -159,6 +162,7 @@ impl Ctx {
             side: Side::A,
             pair: RwSignal::new(None),
             focused: RwSignal::new(Side::A),
+            lesson: RwSignal::new(None),
         }
     }
 
@@ -178,6 +182,7 @@ impl Ctx {
             speed: self.speed,
             pair: self.pair,
             focused: self.focused,
+            lesson: self.lesson,
             ..fresh
         }
     }
