@@ -63,6 +63,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { serveDist } from './lib/serve-dist.mjs';
+import { chromiumLaunchOptions } from './lib/chromium.mjs';
 import { median, ms, percentile } from './lib/stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -708,13 +709,9 @@ async function main() {
     throw new Error(`${dist}/index.html not found: run \`trunk build --release --offline\` first (or pass --build)`);
   }
   const { server, url } = await serveDist(dist);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-           // See "Chromium's input deferral" at the top.
-           ...(options.inputDeferral ? [] : ['--disable-features=DeferRendererTasksAfterInput'])],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions(
+    // See "Chromium's input deferral" at the top.
+    options.inputDeferral ? [] : ['--disable-features=DeferRendererTasksAfterInput']));
   try {
     const context = await browser.newContext({ viewport: { width: 1400, height: options.height } });
     await context.addInitScript(instrument);

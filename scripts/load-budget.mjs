@@ -52,6 +52,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { serveDist } from './lib/serve-dist.mjs';
+import { chromiumLaunchOptions } from './lib/chromium.mjs';
 import { median, ms } from './lib/stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -631,11 +632,7 @@ async function main() {
     throw new Error(`${dist}/index.html not found: run \`trunk build --release --offline\` first`);
   }
   const { server, url } = await serveDist(dist, { staticHost: true });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const { hash, firstLine } = await lessonLink(browser, url);
     const visits = Object.fromEntries(options.only.map((name) => [name, []]));
