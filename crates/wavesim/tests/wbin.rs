@@ -8,27 +8,16 @@ mod golden;
 mod sha256;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::process::Output;
 
 use wave_engine::compile;
 
-fn scratch() -> PathBuf {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "wavesim-wbin-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
 
-fn wavesim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wavesim"))
-        .args(args)
-        .output()
-        .unwrap()
+use common::wavesim;
+
+fn scratch() -> PathBuf {
+    common::scratch("wbin")
 }
 
 fn text(bytes: &[u8]) -> String {
