@@ -130,12 +130,8 @@ pub fn Editor() -> impl IntoView {
                 .max()
                 .unwrap_or(0)
         };
-        ctx.pair.get().map_or(0, |pair| {
-            let other = if ctx.side == super::Side::A {
-                pair.b
-            } else {
-                pair.a
-            };
+        ctx.pair.track();
+        ctx.partner().map_or(0, |other| {
             let own = heat.with(|per_line| per_line.iter().map(|h| h.2).max().unwrap_or(0));
             own.max(other.held_while_running(None, busiest))
         })
