@@ -25,6 +25,7 @@ mod lanes;
 mod memory_view;
 mod open_file;
 pub mod pacer;
+pub mod pack;
 mod progress;
 mod quiz;
 pub mod recompile;
