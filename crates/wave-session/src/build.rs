@@ -30,6 +30,18 @@ pub(crate) struct Build {
     check: Option<Check>,
     /// The gallery example this work came from, while it still is that example.
     example: Option<ExampleOrigin>,
+    /// The lesson of an opened pack this work came from, while it still is that lesson.
+    pack_lesson: Option<PackLessonOrigin>,
+}
+
+/// A lesson of a lesson pack a session started from: the pack is the app's, the session keeps
+/// only its name and the lesson's id (which name its progress), and forgets them as it forgets an
+/// example.
+#[derive(Clone, Debug)]
+struct PackLessonOrigin {
+    /// `Pack::key`, then `/`, then the lesson's id.
+    key: String,
+    kernels: Vec<String>,
 }
 
 /// The example a session started from, kept through edits (then marked edited) until the source
@@ -73,6 +85,7 @@ impl Build {
             used_registers: Vec::new(),
             check: None,
             example: None,
+            pack_lesson: None,
         }
     }
 
@@ -265,9 +278,39 @@ impl Build {
         self.forget_example_if_replaced();
     }
 
+    /// Marks the work as the lesson named `key` (`Pack::key`, `/`, the lesson's id) of an open
+    /// pack; `None` forgets it. Like an example, it is forgotten once the source declares none of
+    /// the lesson's kernels.
+    pub(crate) fn set_pack_lesson(&mut self, key: Option<String>) {
+        let kernels = self
+            .program
+            .as_ref()
+            .filter(|_| self.program_current)
+            .map(|p| p.kernels.iter().map(|k| k.name.clone()).collect())
+            .unwrap_or_default();
+        self.pack_lesson = key.map(|key| PackLessonOrigin { key, kernels });
+    }
+
+    /// The pack lesson this work came from, as `Pack::key/id`.
+    pub(crate) fn pack_lesson(&self) -> Option<&str> {
+        self.pack_lesson.as_ref().map(|l| l.key.as_str())
+    }
+
     /// Forgets the example once the source, compiled without errors, declares none of its
     /// kernels: the work is something else now. (Sources with errors keep it: that is typing.)
     fn forget_example_if_replaced(&mut self) {
+        if let (Some(lesson), true, Some(program)) =
+            (&self.pack_lesson, self.program_current, &self.program)
+        {
+            if !lesson.kernels.is_empty()
+                && !program
+                    .kernels
+                    .iter()
+                    .any(|k| lesson.kernels.contains(&k.name))
+            {
+                self.pack_lesson = None;
+            }
+        }
         let replaced = match (&self.example, self.program_current, &self.program) {
             (Some(example), true, Some(program)) => !program
                 .kernels

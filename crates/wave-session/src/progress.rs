@@ -90,14 +90,23 @@ fn clean_key(key: &str) -> String {
     key.replace(['\t', '\n', '\r'], " ")
 }
 
-/// Which kernel progress is kept for: the gallery example the work came from, else the running
-/// kernel's name.
+/// Which kernel progress is kept for: the pack lesson or gallery example the work came from,
+/// else the running kernel's name. A pack lesson's key holds the pack's title and a hash of its
+/// text, so each pack keeps its own ticks.
 pub(crate) fn progress_key(build: &Build) -> String {
+    if let Some(lesson) = build.pack_lesson() {
+        return pack_progress_key(lesson);
+    }
     match (build.example(), build.kernel()) {
         (Some(id), _) => format!("example:{id}"),
         (None, Some(kernel)) => format!("kernel:{}", kernel.name),
         (None, None) => "kernel:".to_string(),
     }
+}
+
+/// The progress key of the lesson `lesson` (`Pack::key/id`) of a pack.
+pub fn pack_progress_key(lesson: &str) -> String {
+    format!("pack:{lesson}")
 }
 
 #[cfg(test)]

@@ -117,6 +117,14 @@ pub(crate) struct SharePayload {
     /// The lesson pair the two runs came from (an id this version does not know is ignored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) pair: Option<String>,
+    /// The pack lesson the work came from, as `Pack::key/id` (absent in links made before
+    /// lesson packs, and for work from no pack).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) lesson: Option<String>,
+    /// A small lesson pack carried whole, as its Markdown: the link opens it (absent in links
+    /// made before lesson packs, and when no pack is open or it is too large to carry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) pack: Option<String>,
 }
 
 fn is_zero(value: &u64) -> bool {
@@ -141,6 +149,9 @@ pub(crate) struct AutosavePayload {
     /// The lesson pair the two runs came from, as in [`SharePayload::pair`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) pair: Option<String>,
+    /// The pack lesson the work came from, as in [`SharePayload::lesson`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) lesson: Option<String>,
 }
 
 /// A payload that may carry a second run under the field `b`.

@@ -4,6 +4,8 @@
 
 mod gemm;
 mod lessons;
+
+pub use lessons::builtin_packs;
 mod pairs;
 
 use crate::check::Check;

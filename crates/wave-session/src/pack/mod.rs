@@ -24,6 +24,9 @@ pub use write::{kernel_pack, pack_markdown};
 
 /// Largest pack read: far beyond a course's text, small enough to refuse a wrong file at once.
 pub const MAX_PACK_BYTES: usize = 1 << 20;
+/// Largest pack a share link carries whole. Past it, "Copy link" carries the work only: a link
+/// is compressed, but links of tens of kilobytes already fail in some chat and mail programs.
+pub const MAX_INLINE_PACK_BYTES: usize = 16 << 10;
 /// Most lessons in one pack.
 pub const MAX_PACK_LESSONS: usize = 100;
 

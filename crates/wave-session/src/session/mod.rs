@@ -59,6 +59,22 @@ impl Session {
         session
     }
 
+    /// A session on lesson `index` of `pack` (its source and launch configuration), or `None`
+    /// past the pack's last lesson. Its progress is kept under the pack's name.
+    pub fn from_pack_lesson(pack: &crate::pack::Pack, index: usize) -> Option<Self> {
+        let lesson = pack.lessons.get(index)?;
+        let mut session = Session::new(&lesson.source, lesson.form.clone());
+        session
+            .build
+            .set_pack_lesson(Some(format!("{}/{}", pack.key, lesson.id)));
+        Some(session)
+    }
+
+    /// The pack lesson this work came from, as `Pack::key/id` (see [`Session::from_pack_lesson`]).
+    pub fn pack_lesson(&self) -> Option<&str> {
+        self.build.pack_lesson()
+    }
+
     /// The run on show, as the readers take it.
     fn shown(&self) -> Shown<'_> {
         Shown {

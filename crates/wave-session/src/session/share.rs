@@ -52,6 +52,22 @@ impl Session {
         encode(LINK_VERSION, &payload)
     }
 
+    /// [`Session::share_state`] carrying the lesson pack `pack` (its Markdown) whole, so the link
+    /// opens the pack too: for small packs (see [`crate::pack::MAX_INLINE_PACK_BYTES`]).
+    pub fn share_state_with_pack(&self, pack: &str) -> String {
+        let mut payload = self.share_payload();
+        payload.pack = Some(pack.to_string());
+        encode(LINK_VERSION, &payload)
+    }
+
+    /// The lesson pack a share link carries whole, if it carries one (see
+    /// [`Session::share_state_with_pack`]); a link that does not open has none.
+    pub fn link_pack(hash: &str) -> Option<String> {
+        decode_runs::<SharePayload>(LINK_VERSION, hash)
+            .ok()
+            .and_then(|(payload, _)| payload.pack)
+    }
+
     fn share_payload(&self) -> SharePayload {
         SharePayload {
             source: self.source().to_string(),
@@ -67,6 +83,8 @@ impl Session {
             zoom: self.timeline_zoom(),
             b: None,
             pair: None,
+            lesson: self.pack_lesson().map(str::to_string),
+            pack: None,
         }
     }
 
@@ -108,6 +126,7 @@ impl Session {
         let mut session = Session::new(&payload.source, payload.form);
         session.build.set_check(payload.check);
         session.build.remember_example(payload.example.as_deref());
+        session.build.set_pack_lesson(payload.lesson);
         session.run.set_breakpoints(payload.breakpoints);
         session.head_for_moment(Moment {
             steps: payload.steps,
@@ -142,6 +161,7 @@ impl Session {
             moment: self.moment(),
             b: None,
             pair: None,
+            lesson: self.pack_lesson().map(str::to_string),
         }
     }
 
@@ -212,6 +232,7 @@ impl Session {
         let mut session = Session::new(&payload.source, payload.form);
         session.build.set_check(payload.check);
         session.build.remember_example(payload.example.as_deref());
+        session.build.set_pack_lesson(payload.lesson);
         if let Some(moment) = payload.moment.filter(|_| reachable) {
             if session.head_for_moment(moment).is_err() {
                 session.reset();

@@ -160,3 +160,64 @@ fn a_finished_run_leaves_its_check_to_compute_in_small_parts() {
     assert!(!s.check_pending());
     assert!(!s.advance_check(1));
 }
+
+#[test]
+fn the_built_in_lessons_are_packs_that_keep_their_ids() {
+    let packs = crate::examples::builtin_packs();
+    assert_eq!(packs.len(), 5, "every built-in pack reads");
+    let ids: Vec<&str> = packs
+        .iter()
+        .flat_map(|p| p.lessons.iter().map(|l| l.id.as_str()))
+        .collect();
+    // Links and stored progress name lessons by these ids.
+    assert_eq!(
+        ids,
+        [
+            "predicates",
+            "uniform-if",
+            "if-else",
+            "nested-if",
+            "loop-exit",
+            "break-continue",
+            "break-in-if",
+            "halt-in-branch",
+            "calls",
+            "three-ways",
+            "butterfly",
+            "broadcast",
+            "votes",
+            "prefix-sum",
+            "shuffles",
+            "wave-ops",
+            "reconverge",
+            "barrier-local",
+            "workgroup-sum",
+        ]
+    );
+    let path: Vec<&str> = examples()
+        .into_iter()
+        .filter(|e| e.is_lesson())
+        .map(|e| e.id)
+        .collect();
+    assert_eq!(path, ids, "the lesson path walks the packs in order");
+}
+
+#[test]
+fn every_built_in_pack_round_trips_through_download_as_lesson_pack() {
+    use crate::pack::{pack_markdown, parse_pack};
+    for pack in crate::examples::builtin_packs() {
+        let written = pack_markdown(pack);
+        let again = parse_pack(&written).expect("a written pack reads back");
+        assert_eq!(again.title, pack.title);
+        assert_eq!(again.intro_html, pack.intro_html);
+        assert_eq!(again.lessons.len(), pack.lessons.len(), "{}", pack.title);
+        for (a, b) in again.lessons.iter().zip(&pack.lessons) {
+            assert_eq!(
+                (&a.id, &a.title, &a.prose_html, &a.source, &a.form),
+                (&b.id, &b.title, &b.prose_html, &b.source, &b.form)
+            );
+        }
+        // Written again, it is the same text: nothing drifts from one download to the next.
+        assert_eq!(pack_markdown(&again), written);
+    }
+}

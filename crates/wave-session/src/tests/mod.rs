@@ -7,6 +7,7 @@ mod export;
 mod export_trace;
 mod form;
 mod layers;
+mod packs;
 mod pairs;
 mod quiz;
 mod share;

@@ -1,0 +1,57 @@
+//! Lesson packs in sessions: a pack lesson's progress key, and the pack a link carries.
+
+use crate::pack::parse_pack;
+use crate::Session;
+
+const PACK: &str = "# Tiny pack\n\n## First {#first}\n\nWatch r1.\n\n```wave\n.kernel first\n    \
+                    mov_imm r1, 7     ; ?value r1\n    halt\n.end\n```\n\n```launch\nworkgroup size: 4\n\
+                    wave width: 4\n```\n\n## Second\n\n```wave\n.kernel second\n    halt\n.end\n```\n";
+
+#[test]
+fn a_pack_lesson_keeps_its_progress_under_the_pack_until_the_kernel_is_replaced() {
+    let pack = parse_pack(PACK).expect("it reads");
+    let mut s = Session::from_pack_lesson(&pack, 0).expect("a first lesson");
+    assert_eq!(s.form().wave_width, "4");
+    let key = format!("{}/first", pack.key);
+    assert_eq!(s.pack_lesson(), Some(key.as_str()));
+    assert_eq!(s.progress_key(), format!("pack:{key}"));
+    assert_eq!(s.example(), None);
+    // Edits keep the lesson; a source that declares another kernel is other work.
+    s.set_source(&pack.lessons[0].source.replace("7", "8"));
+    assert_eq!(s.pack_lesson(), Some(key.as_str()));
+    let saved = Session::restore_autosave(&s.autosave()).expect("opens");
+    assert_eq!(saved.pack_lesson(), Some(key.as_str()), "autosave keeps it");
+    s.set_source(".kernel other\n    halt\n.end\n");
+    assert_eq!(s.pack_lesson(), None);
+    assert_eq!(s.progress_key(), "kernel:other");
+    assert!(Session::from_pack_lesson(&pack, 2).is_none());
+}
+
+#[test]
+fn a_link_carries_a_small_pack_whole() {
+    let pack = parse_pack(PACK).expect("it reads");
+    let s = Session::from_pack_lesson(&pack, 1).expect("a second lesson");
+    let link = s.share_state_with_pack(PACK);
+    assert_eq!(Session::link_pack(&link).as_deref(), Some(PACK));
+    let opened = Session::restore(&link).expect("opens");
+    assert_eq!(opened.pack_lesson(), s.pack_lesson());
+    assert_eq!(Session::link_pack(&s.share_state()), None);
+    assert_eq!(Session::link_pack("v1.broken"), None);
+}
+
+/// A link made with a pack inside, kept as it was made: later versions must open it.
+const PACK_LINK: &str = "v1.dVLLTsMwEPwVy7lGJX1X5cCNHwCJA0Gp62wbK846sp2UUvXfWTuhCAHOIbuzs-Ox1xfuTGcl8C2f1GARNHMgDZY5MlqV0D7HCYScp_xgbMO3Fz4wqYewo1UlRdOUPkpPxtZHa7qWsPnsCxQ9FCdV-iqihChUXgldWDgq58G6QayEXkkoGmiMPQfVbLFZrldU0UYS_buwmm8WBDfivVDovO2kVwZd7BkWVYN6BF_frj-sZYOnGGiBQ0A-WhejvQVRt0ahj70plxXImm-x0zrl3oq2BTr0QWgHJADOGaSdnxWeWStknUzlciNni02WwTzLlvu74VLJUigTNWE3co45Jgl7VNZ5dkkO4X8N4IvwsmJ2OgnJbrcLjmkY45gib5hSY_pCNQ1RU7YOALtnD73QHRD0e5AkNSpq0aGscrzdDHPqA7ZsQRBtxuLIYjr2kM-n8Xn8Yem_lxOb-fUT";
+
+#[test]
+fn a_link_made_with_a_pack_inside_opens() {
+    let pack = Session::link_pack(PACK_LINK).expect("it carries a pack");
+    let pack = parse_pack(&pack).expect("the pack reads");
+    assert_eq!(pack.title, "Tiny pack");
+    assert_eq!(pack.lessons.len(), 2);
+    let opened = Session::restore(PACK_LINK).expect("opens");
+    assert_eq!(
+        opened.pack_lesson(),
+        Some(format!("{}/second", pack.key).as_str())
+    );
+    assert!(opened.source().contains(".kernel second"));
+}
