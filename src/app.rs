@@ -56,7 +56,8 @@ fn initial_work() -> (Opened, Option<String>, PageOptions) {
             saved_work()
         }
     };
-    if state.is_empty() {
+    // `#pack=<url>` names a lesson pack, fetched once the page is up; the work is the usual.
+    if state.is_empty() || state.starts_with("pack=") {
         return (fallback(), None, page);
     }
     match Session::restore_opening_compared(state) {
@@ -76,6 +77,14 @@ fn initial_work() -> (Opened, Option<String>, PageOptions) {
     }
 }
 
+/// The state part of the page's URL hash (a link's payload, or `pack=<url>`).
+fn link_state() -> String {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    split_page_hash(&hash).0.to_string()
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     let (opened, alert, page) = initial_work();
@@ -90,6 +99,7 @@ pub fn App() -> impl IntoView {
     crate::components::offline::register_service_worker(ctx);
     ctx.alert.set(alert);
     provide_context(ctx);
+    crate::components::lessons::provide_packs(ctx, &link_state());
     // A link or autosave heading for a step gets there in slices, like Run (the page answers
     // meanwhile, and Pause stops it where it is).
     if ctx.peek(|s| s.opening().is_some()) {

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 
 use super::examples::ExampleNotes;
+use super::lessons::PackNotes;
 use super::use_ctx;
 use crate::codemirror::{EditorDiagnostic, EditorHooks, WaveEditor};
 use wave_session::utf16_offsets;
@@ -172,6 +173,7 @@ pub fn Editor() -> impl IntoView {
                 </span>
             </h2>
             <ExampleNotes />
+            <PackNotes />
             <div class="editor" node_ref=host></div>
             <p class="pane-footer">
                 <span class:footer-problems=true>{problems}</span>

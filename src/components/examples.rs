@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use super::compare;
+use super::lessons::{open_pack, LessonList, ListEntry};
 use super::{target_value, use_ctx};
 use wave_session::examples::{
     compare_pair, compare_pairs, example, examples, next_lesson, COMPARE_TOPIC, TOPICS,
@@ -116,6 +117,24 @@ pub fn ExampleNotes() -> impl IntoView {
             format!("{done} of {} lessons done", lessons.len())
         })
     };
+    let is_lesson = move || current.with(|e| e.as_ref().is_some_and(|e| e.is_lesson()));
+    let builtin_entries = Signal::derive(|| {
+        examples()
+            .into_iter()
+            .filter(|e| e.is_lesson())
+            .map(|e| ListEntry {
+                title: e.title.to_string(),
+                progress_key: format!("example:{}", e.id),
+            })
+            .collect::<Vec<_>>()
+    });
+    let builtin_current = Signal::derive(move || {
+        let id = id.get()?;
+        examples()
+            .into_iter()
+            .filter(|e| e.is_lesson())
+            .position(|e| e.id == id)
+    });
     view! {
         <Show when=move || current.with(Option::is_some)>
             <details class="example-notes" open>
@@ -144,6 +163,19 @@ pub fn ExampleNotes() -> impl IntoView {
                     </Show>
                     <span class="lesson-path-note">{lessons_done}</span>
                 </div>
+                <Show when=move || open_pack().with(Option::is_none) && is_lesson()>
+                    <LessonList
+                        title="Built-in lessons"
+                        entries=builtin_entries
+                        current=builtin_current
+                        on_pick=Callback::new(move |index: usize| {
+                            let lessons: Vec<_> = examples().into_iter().filter(|e| e.is_lesson()).collect();
+                            if let Some(found) = lessons.get(index) {
+                                ctx.replace_session(Session::from_example(found));
+                            }
+                        })
+                    />
+                </Show>
             </details>
         </Show>
     }

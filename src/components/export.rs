@@ -99,6 +99,20 @@ pub fn download_trace(ctx: Ctx) {
 }
 
 /// Downloads the kernel as the `.wbin` binary `wave-asm` writes for it.
+/// "Download as lesson pack": the open pack when the work is one of its lessons, else the
+/// kernel (see `Session::lesson_pack`).
+pub fn download_lesson_pack(ctx: Ctx) {
+    ctx.commit_source();
+    let open = super::lessons::open_pack().get_untracked();
+    let written =
+        ctx.peek(|s| Some(s.lesson_pack(open.as_ref().map(|o| (&o.pack, o.text.as_str())))));
+    if let Some((name, text)) = written {
+        if download(&name, "text/markdown", &text).is_none() {
+            refused(ctx);
+        }
+    }
+}
+
 pub fn download_wbin(ctx: Ctx) {
     ctx.commit_source();
     match ctx.peek(|s| Some(s.wbin())) {

@@ -1,17 +1,19 @@
 //! The header's "Export" menu: a disclosure button over the downloads (the moment as SVG or
-//! PNG, the run's trace as JSON, the kernel as a `.wbin` binary). It closes when one is chosen, on Escape (focus back on the
+//! PNG, the run's trace as JSON, the kernel as a `.wbin` binary, the lesson pack as Markdown). It closes when one is chosen, on Escape (focus back on the
 //! button) and when focus leaves it.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::export::{download_png, download_svg, download_trace, download_wbin};
+use super::export::{
+    download_lesson_pack, download_png, download_svg, download_trace, download_wbin,
+};
 use super::{use_ctx, Ctx};
 
 /// One entry: its label, its tooltip and what it does.
 type Entry = (&'static str, &'static str, fn(Ctx));
 
-const ENTRIES: [Entry; 4] = [
+const ENTRIES: [Entry; 5] = [
     (
         "Download SVG",
         "A picture of this moment (code, lanes, stack, caption) for slides",
@@ -31,6 +33,11 @@ const ENTRIES: [Entry; 4] = [
         "Download .wbin",
         "The kernel as the binary wave-asm writes, for wave-emu",
         download_wbin,
+    ),
+    (
+        "Download as lesson pack",
+        "The open lesson pack, or this kernel as a pack of one lesson (Markdown)",
+        download_lesson_pack,
     ),
 ];
 

@@ -17,6 +17,7 @@ pub mod header;
 pub mod held_height;
 pub mod help;
 pub mod lanes;
+pub mod lessons;
 pub mod memory;
 pub mod offline;
 pub mod open_file;
@@ -204,7 +205,11 @@ impl Ctx {
             }
             None => {
                 self.commit_source();
-                self.session.try_with_value(Session::share_state)
+                self.session
+                    .try_with_value(|s| match lessons::inline_pack(s) {
+                        Some(pack) => s.share_state_with_pack(&pack),
+                        None => s.share_state(),
+                    })
             }
         }
     }
@@ -288,7 +293,8 @@ impl Ctx {
     /// A lesson run to its end is done (the Examples menu marks it).
     fn note_lesson_done(&self) {
         let finished = self.peek(|s| {
-            (s.example().is_some() && *s.state() == wave_session::RunState::Finished)
+            ((s.example().is_some() || s.pack_lesson().is_some())
+                && *s.state() == wave_session::RunState::Finished)
                 .then(|| s.progress_key())
         });
         if let Some(key) = finished {

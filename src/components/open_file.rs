@@ -1,6 +1,7 @@
 //! Opening a kernel from a file: "Open file…" in the header (the browser's file chooser) or a
 //! file dropped anywhere on the page. Text opens as source; a `.wbin` binary opens as its
-//! disassembly (`wave_session::open_file`) and runs at once. A file that cannot be opened leaves
+//! disassembly (`wave_session::open_file`) and runs at once; a `.md` file opens as a lesson pack
+//! (`lessons`). A file that cannot be opened leaves
 //! the work on show as it was and says why.
 
 use leptos::prelude::*;
@@ -14,6 +15,10 @@ use super::{use_ctx, Ctx};
 pub fn open_bytes(ctx: Ctx, name: &str, bytes: &[u8]) {
     // While comparing, the run whose region had focus last.
     let ctx = super::compare::target(ctx);
+    if name.to_ascii_lowercase().ends_with(".md") {
+        super::lessons::open_pack_bytes(ctx, name, bytes);
+        return;
+    }
     match wave_session::open_file(name, bytes) {
         Ok(opened) => {
             let mut form = ctx.peek(|s| s.form().clone());
@@ -91,7 +96,7 @@ pub fn OpenFileButton() -> impl IntoView {
         <button
             class="btn"
             type="button"
-            title="Open a .wave source or a .wbin binary (or drop one on the page)"
+            title="Open a .wave source, a .wbin binary or a .md lesson pack (or drop one on the page)"
             on:click=move |_| {
                 if let Some(element) = input.get_untracked() {
                     element.click();
@@ -105,7 +110,7 @@ pub fn OpenFileButton() -> impl IntoView {
             class="visually-hidden"
             tabindex="-1"
             aria-hidden="true"
-            accept=".wave,.wbin,.txt"
+            accept=".wave,.wbin,.txt,.md"
             node_ref=input
             on:change=on_change
         />

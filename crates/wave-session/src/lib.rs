@@ -61,7 +61,7 @@ pub use form::{ConfigForm, Field, FormErrors, ValidLaunch};
 pub use lanes::LaneView;
 pub use memory_view::{parse_address, MemoryFormat, MemoryRow, MemorySpaceChoice};
 pub use open_file::{open_file, OpenedFile, MAX_OPEN_BYTES};
-pub use progress::{Entry as ProgressEntry, Progress};
+pub use progress::{pack_progress_key, Entry as ProgressEntry, Progress};
 pub use quiz::{parse_value, value_matches, Answer, OpenQuestion, Reveal, Score};
 pub use regions::{ElemType, RegionField, RegionForm, RegionKind};
 pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHARS};

@@ -265,3 +265,44 @@ impl Session {
         Session::restore_autosave_opening_compared(text).map(Opened::finish)
     }
 }
+
+impl Session {
+    /// "Download as lesson pack": a file name and the Markdown to write. The open pack `open`
+    /// (its text as opened) when the work is one of its lessons; the built-in pack of a built-in
+    /// lesson left as it was; else this kernel as a pack of one lesson, titled after its example
+    /// ("Untitled kernel" for work from none), with its launch lines.
+    pub fn lesson_pack(&self, open: Option<(&crate::pack::Pack, &str)>) -> (String, String) {
+        use crate::pack::{kernel_pack, pack_markdown, slug};
+        let file = |title: &str| {
+            let name = slug(title);
+            format!(
+                "{}.md",
+                if name.is_empty() {
+                    "lesson-pack"
+                } else {
+                    &name
+                }
+            )
+        };
+        if let (Some((pack, text)), Some(lesson)) = (open, self.pack_lesson()) {
+            if lesson.rsplit_once('/').map(|(key, _)| key) == Some(pack.key.as_str()) {
+                return (file(&pack.title), text.to_string());
+            }
+        }
+        if let (Some(id), false) = (self.example(), self.example_edited()) {
+            let builtin = crate::examples::builtin_packs()
+                .iter()
+                .find(|p| p.lessons.iter().any(|l| l.id == id));
+            if let Some(pack) = builtin {
+                return (file(&pack.title), pack_markdown(pack));
+            }
+        }
+        let example = self.example().and_then(crate::examples::example);
+        let (title, id, prose) = match &example {
+            Some(e) => (e.title, e.id, e.explanation),
+            None => ("Untitled kernel", "", ""),
+        };
+        let text = kernel_pack(title, id, prose, self.source(), self.form());
+        (file(title), text)
+    }
+}

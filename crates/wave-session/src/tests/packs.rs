@@ -55,3 +55,35 @@ fn a_link_made_with_a_pack_inside_opens() {
     );
     assert!(opened.source().contains(".kernel second"));
 }
+
+#[test]
+fn download_as_lesson_pack_writes_the_pack_or_the_kernel() {
+    use crate::examples::{builtin_packs, example};
+    let pack = parse_pack(PACK).expect("it reads");
+    let s = Session::from_pack_lesson(&pack, 0).expect("a lesson");
+    assert_eq!(
+        s.lesson_pack(Some((&pack, PACK))),
+        ("tiny-pack.md".to_string(), PACK.to_string())
+    );
+    // A built-in lesson downloads its topic's pack, which opens to the same lessons.
+    let lesson = Session::from_example(&example("nested-if").expect("a lesson"));
+    let (name, text) = lesson.lesson_pack(None);
+    assert_eq!(name, "control-flow.md");
+    let again = parse_pack(&text).expect("it reads");
+    assert_eq!(again.lessons, builtin_packs()[0].lessons);
+    // Edited, it is one kernel with the lesson's title; from no example, an untitled one.
+    let mut edited = Session::from_example(&example("nested-if").expect("a lesson"));
+    edited.set_source(&format!("; mine\n{}", edited.source()));
+    let (name, text) = edited.lesson_pack(Some((&pack, PACK)));
+    assert_eq!(name, "nested-if.md");
+    let one = parse_pack(&text).expect("it reads");
+    assert_eq!(one.title, "Nested if");
+    assert_eq!(one.lessons[0].source, edited.source());
+    assert_eq!(one.lessons[0].form, *edited.form());
+    let plain = Session::new(".kernel k\n    halt\n.end\n", crate::ConfigForm::default());
+    let (name, text) = plain.lesson_pack(None);
+    assert_eq!(name, "untitled-kernel.md");
+    let one = parse_pack(&text).expect("it reads");
+    assert_eq!(one.lessons[0].title, "Untitled kernel");
+    assert_eq!(one.lessons[0].source, plain.source());
+}

@@ -1,0 +1,343 @@
+//! Lesson packs on the page: opening one (a `.md` file chosen or dropped, a `#pack=<url>` link, a
+//! link that carries a small pack whole), the "Lessons" list with its ticks and scores, and the
+//! open pack's lesson notes. Reading and checking a pack is `wave_session::pack`'s; this is the
+//! browser glue.
+//!
+//! The open pack is kept in local storage (its text), so a reload finds it again with its
+//! progress, which the progress store keeps under the pack's title and a hash of its text.
+
+use std::cell::Cell;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wave_session::pack::{read_pack, Pack, MAX_INLINE_PACK_BYTES};
+use wave_session::{Progress, Session};
+
+use super::{compare, storage_get, storage_set, use_ctx, Ctx};
+
+/// localStorage key of the open lesson pack's text.
+pub const PACK_KEY: &str = "wave-playground.pack";
+
+/// A pack as opened: read, and its text as it came (what "Download as lesson pack" writes).
+pub struct OpenPack {
+    pub pack: Pack,
+    pub text: String,
+}
+
+thread_local! {
+    /// The open pack's signal, made once by [`provide_packs`]: the page has one pack at a time,
+    /// for both runs of compare mode.
+    static OPEN: Cell<Option<RwSignal<Option<Arc<OpenPack>>>>> = const { Cell::new(None) };
+}
+
+/// The open pack (`None` before [`provide_packs`], and while no pack is open).
+pub fn open_pack() -> RwSignal<Option<Arc<OpenPack>>> {
+    OPEN.with(|open| match open.get() {
+        Some(signal) => signal,
+        None => {
+            let signal = RwSignal::new(None);
+            open.set(Some(signal));
+            signal
+        }
+    })
+}
+
+/// Sets up the open pack as the page starts: the pack a link carries whole, else the one
+/// `#pack=<url>` names (fetched), else the one the last visit left open.
+pub fn provide_packs(ctx: Ctx, link_state: &str) {
+    let open = open_pack();
+    if let Some(text) = Session::link_pack(link_state) {
+        match read_pack(text.as_bytes()) {
+            Ok(pack) => set_open(ctx, pack, text),
+            Err(e) => ctx.alert.set(Some(format!(
+                "The link's lesson pack cannot be opened: {e}. The link's kernel is shown."
+            ))),
+        }
+        return;
+    }
+    if let Some(url) = link_state.strip_prefix("pack=") {
+        let url = js_sys::decode_uri_component(url)
+            .ok()
+            .and_then(|u| u.as_string())
+            .unwrap_or_else(|| url.to_string());
+        fetch_pack(ctx, url);
+        return;
+    }
+    if ctx.page.embed {
+        return;
+    }
+    if let Some(text) = storage_get(PACK_KEY).filter(|t| !t.is_empty()) {
+        if let Ok(pack) = read_pack(text.as_bytes()) {
+            open.set(Some(Arc::new(OpenPack { pack, text })));
+        }
+    }
+}
+
+fn set_open(ctx: Ctx, pack: Pack, text: String) {
+    if !ctx.page.embed {
+        storage_set(PACK_KEY, &text);
+    }
+    open_pack().set(Some(Arc::new(OpenPack { pack, text })));
+}
+
+/// Opens the pack in `bytes` (from the file or address `name`) at its first lesson. A pack that
+/// cannot be read is explained, naming its line, and the work on show stays.
+pub fn open_pack_bytes(ctx: Ctx, name: &str, bytes: &[u8]) {
+    match read_pack(bytes) {
+        Ok(pack) => {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let note = format!(
+                "Opened the lesson pack “{}” ({} lessons)",
+                pack.title,
+                pack.lessons.len()
+            );
+            set_open(ctx, pack, text);
+            open_lesson(ctx, 0);
+            ctx.alert.set(None);
+            ctx.notice.set(Some(note));
+        }
+        Err(e) => ctx.alert.set(Some(format!(
+            "{name} is not a lesson pack the playground can open: {e}. Your work is kept."
+        ))),
+    }
+}
+
+/// Fetches the pack at `url` and opens it; every way it can fail gets its own message.
+fn fetch_pack(ctx: Ctx, url: String) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let request = JsFuture::from(window.fetch_with_str(&url));
+    wasm_bindgen_futures::spawn_local(async move {
+        let failed = |why: String| {
+            ctx.alert.set(Some(format!(
+                "Could not fetch the lesson pack at {url}: {why}. Your work is kept."
+            )))
+        };
+        let response = match request.await {
+            Ok(value) => value.unchecked_into::<web_sys::Response>(),
+            Err(_) => {
+                return failed(
+                    "the network refused it (the address may be wrong, offline, or on another \
+                     site that does not allow the playground to read it: such a site must send \
+                     CORS headers)"
+                        .to_string(),
+                )
+            }
+        };
+        if !response.ok() {
+            return failed(format!(
+                "the server answered HTTP {} {}",
+                response.status(),
+                response.status_text()
+            ));
+        }
+        let body = match response.array_buffer() {
+            Ok(promise) => JsFuture::from(promise).await,
+            Err(e) => Err(e),
+        };
+        match body {
+            Ok(buffer) => {
+                let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+                open_pack_bytes(ctx, &url, &bytes);
+            }
+            Err(_) => failed("the download broke off".to_string()),
+        }
+    });
+}
+
+/// Opens lesson `index` of the open pack in the run examples open in.
+pub fn open_lesson(ctx: Ctx, index: usize) {
+    let Some(open) = open_pack().get_untracked() else {
+        return;
+    };
+    if let Some(session) = Session::from_pack_lesson(&open.pack, index) {
+        let run = compare::target(ctx);
+        run.replace_session(session);
+        ctx.lesson.set(None);
+        ctx.alert.set(None);
+    }
+}
+
+/// Closes the open pack: the built-in lessons are listed again.
+fn close_pack(ctx: Ctx) {
+    open_pack().set(None);
+    if !ctx.page.embed {
+        storage_set(PACK_KEY, "");
+    }
+}
+
+/// The pack to carry whole in a link to `session`: the open pack when the work is one of its
+/// lessons and the pack is small enough (see `MAX_INLINE_PACK_BYTES`).
+pub fn inline_pack(session: &Session) -> Option<String> {
+    let open = open_pack().try_get_untracked().flatten()?;
+    let (key, _) = session.pack_lesson()?.rsplit_once('/')?;
+    (key == open.pack.key && open.text.len() <= MAX_INLINE_PACK_BYTES).then(|| open.text.clone())
+}
+
+/// Which lesson of the open pack the work is, if it is one.
+fn current_index(pack: &Pack, lesson: Option<&str>) -> Option<usize> {
+    let (key, id) = lesson?.rsplit_once('/')?;
+    (key == pack.key)
+        .then(|| pack.lessons.iter().position(|l| l.id == id))
+        .flatten()
+}
+
+/// One entry of the "Lessons" list.
+#[derive(Clone, PartialEq)]
+pub struct ListEntry {
+    pub title: String,
+    /// Where its progress is kept.
+    pub progress_key: String,
+}
+
+/// The score and tick of an entry, as words.
+fn entry_note(progress: &Progress, key: &str) -> (bool, String) {
+    let entry = progress.entry(key);
+    let score = entry.score;
+    let note = if score.asked() > 0 {
+        format!("{} of {} right", score.right, score.asked())
+    } else {
+        String::new()
+    };
+    (entry.done, note)
+}
+
+/// The list named "Lessons": the pack's title as its heading, a tick on each lesson run to its
+/// end, its score, the current lesson marked; choosing one opens it.
+#[component]
+pub fn LessonList(
+    #[prop(into)] title: Signal<String>,
+    #[prop(into)] entries: Signal<Vec<ListEntry>>,
+    #[prop(into)] current: Signal<Option<usize>>,
+    on_pick: Callback<usize>,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let heading = ctx.id("lessons-heading");
+    view! {
+        <nav class="lesson-list" aria-label="Lessons">
+            <h3 id=heading.clone() class="lesson-list-title">{move || title.get()}</h3>
+            <ol aria-labelledby=heading>
+                {move || {
+                    entries
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, entry)| {
+                            let key = entry.progress_key.clone();
+                            let note = Memo::new(move |_| ctx.progress.with(|p| entry_note(p, &key)));
+                            view! {
+                                <li>
+                                    <button
+                                        type="button"
+                                        class="lesson-entry"
+                                        aria-current=move || {
+                                            (current.get() == Some(index)).then_some("step")
+                                        }
+                                        on:click=move |_| on_pick.run(index)
+                                    >
+                                        <span class="lesson-tick" aria-hidden="true">
+                                            {move || if note.get().0 { "✓" } else { "" }}
+                                        </span>
+                                        <span class="lesson-name">{entry.title.clone()}</span>
+                                        <span class="visually-hidden">
+                                            {move || if note.get().0 { " (done)" } else { "" }}
+                                        </span>
+                                        <span class="lesson-score">{move || note.get().1}</span>
+                                    </button>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ol>
+        </nav>
+    }
+}
+
+/// The open pack's panel above the editor: the current lesson's title and prose, "Next lesson",
+/// how many are done, and the "Lessons" list. Shown while a pack is open.
+#[component]
+pub fn PackNotes() -> impl IntoView {
+    let ctx = use_ctx();
+    let open = open_pack();
+    let lesson = Memo::new(move |_| ctx.with(|s| s.pack_lesson().map(str::to_string)));
+    let current = Memo::new(move |_| {
+        open.with(|o| {
+            o.as_ref()
+                .and_then(|o| current_index(&o.pack, lesson.get().as_deref()))
+        })
+    });
+    let title = Signal::derive(move || {
+        open.with(|o| o.as_ref().map(|o| o.pack.title.clone()).unwrap_or_default())
+    });
+    let entries = Signal::derive(move || {
+        open.with(|o| {
+            o.as_ref()
+                .map(|o| {
+                    o.pack
+                        .lessons
+                        .iter()
+                        .map(|l| ListEntry {
+                            title: l.title.clone(),
+                            progress_key: wave_session::pack_progress_key(&format!(
+                                "{}/{}",
+                                o.pack.key, l.id
+                            )),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let shown = move || {
+        open.with(|o| {
+            let o = o.as_ref()?;
+            let lesson = current.get().and_then(|i| o.pack.lessons.get(i));
+            Some(match lesson {
+                Some(l) => (l.title.clone(), l.prose_html.clone()),
+                None => (o.pack.title.clone(), o.pack.intro_html.clone()),
+            })
+        })
+    };
+    let count = move || entries.with(Vec::len);
+    let next = move || current.get().map_or(0, |i| i + 1);
+    let has_next = move || next() < count();
+    let done = move || {
+        ctx.progress.with(|p| {
+            let done = entries.with(|e| e.iter().filter(|e| p.entry(&e.progress_key).done).count());
+            format!("{done} of {} lessons done", count())
+        })
+    };
+    view! {
+        <Show when=move || open.with(Option::is_some)>
+            <details class="example-notes pack-notes" open>
+                <summary>{move || shown().map(|s| s.0).unwrap_or_default()}</summary>
+                <div class="lesson-prose" inner_html=move || shown().map(|s| s.1).unwrap_or_default()></div>
+                <div class="example-actions">
+                    <Show when=has_next>
+                        <button
+                            type="button"
+                            class="btn small primary"
+                            on:click=move |_| open_lesson(ctx, next())
+                        >
+                            {move || if current.get().is_some() { "Next lesson" } else { "Start the first lesson" }}
+                        </button>
+                    </Show>
+                    <button type="button" class="btn small" on:click=move |_| close_pack(ctx)>
+                        "Close pack"
+                    </button>
+                    <span class="lesson-path-note">{done}</span>
+                </div>
+                <LessonList
+                    title=title
+                    entries=entries
+                    current=current
+                    on_pick=Callback::new(move |index| open_lesson(ctx, index))
+                />
+            </details>
+        </Show>
+    }
+}
