@@ -53,6 +53,18 @@ for (const colorScheme of ['light', 'dark']) {
       expect(await seriousFindings(page)).toEqual([]);
     });
 
+    test('an open lesson pack and its Lessons list have no serious or critical accessibility finding', async ({ page }) => {
+      await page.goto('/');
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser'),
+        page.getByRole('button', { name: 'Open file…' }).click(),
+      ]);
+      await chooser.setFiles(new URL('./packs/tiny.md', import.meta.url).pathname);
+      await expect(page.getByRole('navigation', { name: 'Lessons' })).toBeVisible();
+      await ready(page);
+      expect(await seriousFindings(page)).toEqual([]);
+    });
+
     test('presenter mode has no serious or critical accessibility finding', async ({ page }) => {
       await page.goto('/');
       await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');

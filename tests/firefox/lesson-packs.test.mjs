@@ -1,0 +1,62 @@
+// Lesson packs in Firefox (firefox-esr through geckodriver): a pack opened from a file is listed
+// under "Lessons" and walked with "Next lesson", and Copy link carries it whole to a visitor who
+// has never seen it. Run by scripts/test.sh with WAVE_PLAYGROUND_URL set: node --test tests/firefox/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Builder, By } from 'selenium-webdriver';
+import firefox from 'selenium-webdriver/firefox.js';
+import { helpers } from '../webdriver/helpers.mjs';
+
+const url = process.env.WAVE_PLAYGROUND_URL;
+const tiny = fileURLToPath(new URL('../e2e/packs/tiny.md', import.meta.url));
+let driver;
+let named, press, waitForText;
+
+before(async () => {
+  assert.ok(url, 'WAVE_PLAYGROUND_URL is not set: run through scripts/test.sh');
+  const geckodriver = process.env.GECKODRIVER || execFileSync('sh', ['-c', 'command -v geckodriver']).toString().trim();
+  const options = new firefox.Options().addArguments('-headless').windowSize({ width: 1400, height: 1000 });
+  if (process.env.FIREFOX_BIN) options.setBinary(process.env.FIREFOX_BIN);
+  driver = await new Builder()
+    .forBrowser('firefox')
+    .setFirefoxOptions(options)
+    .setFirefoxService(new firefox.ServiceBuilder(geckodriver))
+    .build();
+  ({ named, press, waitForText } = helpers(driver));
+});
+
+after(async () => {
+  await driver?.quit();
+});
+
+test('a pack opened from a file lists its lessons and Next lesson walks them', async () => {
+  await driver.get(url);
+  await driver.executeScript("localStorage.clear(); localStorage.setItem('wave-playground.questions', 'off');");
+  await driver.navigate().refresh();
+  await named('button', 'Open file…');
+  // The file chooser's input takes the path, as a person picking the file would give it.
+  await driver.findElement(By.css('input[type="file"]')).sendKeys(tiny);
+  await waitForText('nav[aria-label="Lessons"] h3', 'Tiny course');
+  const first = await named('nav[aria-label="Lessons"] button', /^Every lane writes/);
+  assert.equal(await first.getAttribute('aria-current'), 'step');
+  await press(await named('button', 'Next lesson'));
+  const second = await named('nav[aria-label="Lessons"] button', /^Half the lanes/);
+  await driver.wait(async () => (await second.getAttribute('aria-current')) === 'step', 20_000);
+  await waitForText('.example-notes summary', 'Half the lanes');
+});
+
+test('Copy link carries the pack whole to a visitor without it', async () => {
+  await press(await named('button', 'Copy link'));
+  await driver.wait(async () => (await driver.getCurrentUrl()).includes('#v1.'), 20_000);
+  const link = await driver.getCurrentUrl();
+  await driver.get('about:blank');
+  await driver.get(url);
+  await driver.executeScript('localStorage.clear();');
+  await driver.get('about:blank');
+  await driver.get(link);
+  await waitForText('nav[aria-label="Lessons"] h3', 'Tiny course');
+  const second = await named('nav[aria-label="Lessons"] button', /^Half the lanes/);
+  assert.equal(await second.getAttribute('aria-current'), 'step');
+});
