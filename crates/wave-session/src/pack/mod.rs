@@ -309,6 +309,15 @@ fn begin_lesson<'a>(
     if words.is_empty() {
         return error(at, "a lesson's `##` heading has no title");
     }
+    if let Some(id) = id.as_ref().filter(|id| {
+        !id.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    }) {
+        return error(
+            at,
+            format!("the id `{id}` may hold only letters, digits, `-`, `_` and `.`"),
+        );
+    }
     let id = id.unwrap_or_else(|| slug(&words));
     if id.is_empty() {
         return error(

@@ -122,6 +122,11 @@ fn every_malformed_pack_names_its_line() {
             "two lessons have the id `same` (the other is on line 3)",
         ),
         (format!("# T\n\n## ???\n{wave}"), 3, "needs an id"),
+        (
+            format!("# T\n\n## L {{#a/b}}\n{wave}"),
+            3,
+            "the id `a/b` may hold only",
+        ),
         (format!("#  \n\n## L\n{wave}"), 1, "title is empty"),
     ];
     for (text, line, words) in cases {
