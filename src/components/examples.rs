@@ -7,7 +7,8 @@ use super::compare;
 use super::lessons::{open_pack, LessonList, ListEntry};
 use super::{target_value, use_ctx};
 use wave_session::examples::{
-    compare_pair, compare_pairs, example, examples, next_lesson, COMPARE_TOPIC, TOPICS,
+    compare_pair, compare_pairs, example, examples, lesson_prose_html, next_lesson, COMPARE_TOPIC,
+    TOPICS,
 };
 use wave_session::{Progress, Session};
 
@@ -142,9 +143,17 @@ pub fn ExampleNotes() -> impl IntoView {
                     {move || current.with(|e| e.as_ref().map(|e| e.title).unwrap_or_default())}
                     <span class="edited-note" hidden=move || !edited.get()>"edited"</span>
                 </summary>
-                <p>
-                    {move || current.with(|e| e.as_ref().map(|e| e.explanation).unwrap_or_default())}
-                </p>
+                // A lesson's prose is its pack's Markdown, rendered inert; other examples are text.
+                {move || {
+                    let prose = current.with(|e| e.as_ref().and_then(|e| lesson_prose_html(e.id)));
+                    match prose {
+                        Some(html) => view! { <div class="lesson-prose" inner_html=html></div> }.into_any(),
+                        None => view! {
+                            <p>{current.with(|e| e.as_ref().map(|e| e.explanation).unwrap_or_default())}</p>
+                        }
+                        .into_any(),
+                    }
+                }}
                 <div class="example-actions">
                     <Show when=move || edited.get()>
                         <button type="button" class="btn small" on:click=restore>

@@ -429,7 +429,7 @@ test('a link copied from an example shows its explanation in a fresh browser', a
     await other.goto('/' + hash);
     const otherNotes = other.locator('details.example-notes');
     await expect(otherNotes.locator('summary')).toHaveText(/^Break inside if/);
-    await expect(otherNotes).toContainText('A lane that breaks inside an `if` leaves the loop');
+    await expect(otherNotes).toContainText('A lane that breaks inside an if leaves the loop');
     await expect(other.getByRole('combobox', { name: 'Examples' })).toHaveValue('break-in-if');
     await expect(otherNotes.getByText('edited')).toBeHidden();
     expect(errors).toEqual([]);

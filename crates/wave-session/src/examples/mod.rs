@@ -5,7 +5,7 @@
 mod gemm;
 mod lessons;
 
-pub use lessons::builtin_packs;
+pub use lessons::{builtin_packs, lesson_prose_html};
 mod pairs;
 
 use crate::check::Check;

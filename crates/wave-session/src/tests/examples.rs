@@ -221,3 +221,18 @@ fn every_built_in_pack_round_trips_through_download_as_lesson_pack() {
         assert_eq!(pack_markdown(&again), written);
     }
 }
+
+#[test]
+fn a_built_in_lesson_s_prose_is_its_pack_s_markdown_rendered() {
+    use crate::examples::lesson_prose_html;
+    let html = lesson_prose_html("if-else").expect("a lesson");
+    assert!(
+        html.starts_with("<p>An <code>if</code> splits the wave"),
+        "{html}"
+    );
+    assert_eq!(
+        lesson_prose_html("gemm"),
+        None,
+        "a full-size kernel is no pack lesson"
+    );
+}

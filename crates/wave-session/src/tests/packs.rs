@@ -87,3 +87,23 @@ fn download_as_lesson_pack_writes_the_pack_or_the_kernel() {
     assert_eq!(one.lessons[0].title, "Untitled kernel");
     assert_eq!(one.lessons[0].source, plain.source());
 }
+
+#[test]
+fn the_documented_example_pack_reads() {
+    let doc = include_str!("../../../../docs/lesson-packs.md");
+    let start = doc.find("````markdown\n").expect("the example") + "````markdown\n".len();
+    let end = start + doc[start..].find("\n````").expect("its end") + 1;
+    let pack = parse_pack(&doc[start..end]).expect("the documented example reads");
+    assert_eq!(pack.title, "Divergence, step by step");
+    let ids: Vec<&str> = pack.lessons.iter().map(|l| l.id.as_str()).collect();
+    assert_eq!(ids, ["if-split", "a-loop-that-lanes-leave-one-by-one"]);
+    for lesson in &pack.lessons {
+        let session = Session::new(&lesson.source, lesson.form.clone());
+        assert!(session.form_errors().is_empty(), "{}", lesson.id);
+        assert!(
+            !session.question_stops().is_empty(),
+            "{} asks something",
+            lesson.id
+        );
+    }
+}

@@ -46,6 +46,15 @@ pub fn builtin_packs() -> &'static [Pack] {
     })
 }
 
+/// The prose of the built-in lesson `id` as inert HTML (`None` for an id that is not one).
+pub fn lesson_prose_html(id: &str) -> Option<&'static str> {
+    builtin_packs()
+        .iter()
+        .flat_map(|p| &p.lessons)
+        .find(|l| l.id == id)
+        .map(|l| l.prose_html.as_str())
+}
+
 /// The explanations as plain sentences (the pack's lines joined), borrowed for the life of the page.
 fn explanations() -> &'static [Vec<String>] {
     static JOINED: OnceLock<Vec<Vec<String>>> = OnceLock::new();
