@@ -72,11 +72,45 @@ impl Palette {
     }
 }
 
+/// The canvas's fill colour as last set by this drawing. Setting `fillStyle` passes the colour's
+/// text from wasm to the page and has the canvas parse it again; a fine timeline fills 64 cells a
+/// column, mostly of one state, so the colour is set only when it changes.
+struct Brush<'a> {
+    context: &'a CanvasRenderingContext2d,
+    colour: Option<&'a str>,
+}
+
+impl<'a> Brush<'a> {
+    fn new(context: &'a CanvasRenderingContext2d) -> Self {
+        Brush {
+            context,
+            colour: None,
+        }
+    }
+
+    fn fill_rect(&mut self, colour: &'a str, (x, y, w, h): (f64, f64, f64, f64)) {
+        self.set(colour);
+        self.context.fill_rect(x, y, w, h);
+    }
+
+    fn fill_text(&mut self, colour: &'a str, text: &str, x: f64, y: f64) {
+        self.set(colour);
+        let _ = self.context.fill_text(text, x, y);
+    }
+
+    fn set(&mut self, colour: &'a str) {
+        if self.colour != Some(colour) {
+            self.context.set_fill_style_str(colour);
+            self.colour = Some(colour);
+        }
+    }
+}
+
 /// Draws one lane cell: each state a shape of its own (full, upper half, bottom bar, middle
 /// dot, full dark, nothing), so the picture does not rest on colour alone.
-fn draw_cell(
-    context: &CanvasRenderingContext2d,
-    palette: &Palette,
+fn draw_cell<'a>(
+    brush: &mut Brush<'a>,
+    palette: &'a Palette,
     cell: LaneCell,
     (x, y, w, h): (f64, f64, f64, f64),
 ) {
@@ -96,8 +130,7 @@ fn draw_cell(
         LaneCell::Halted => (&palette.halted, (x, y, w, h)),
         LaneCell::Absent => return,
     };
-    context.set_fill_style_str(colour);
-    context.fill_rect(rect.0, rect.1, rect.2, rect.3);
+    brush.fill_rect(colour, rect);
 }
 
 fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
@@ -124,6 +157,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
     let column_width = column_width(css_width, view.columns.len());
     let drawn_width = column_width.max(1.0);
     context.set_font("9px monospace");
+    let mut brush = Brush::new(&context);
     for (index, column) in view.columns.iter().enumerate() {
         let x = index as f64 * column_width;
         if view.fine {
@@ -131,7 +165,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
             for (lane, cell) in column.lanes.iter().enumerate() {
                 let y = MARK_ROW + lane as f64 * row;
                 draw_cell(
-                    &context,
+                    &mut brush,
                     &palette,
                     *cell,
                     (x, y, drawn_width, (row - 0.5).max(1.0)),
@@ -139,20 +173,21 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
             }
         } else {
             let height = f64::from(column.efficiency) * BARS_HEIGHT;
-            context.set_fill_style_str(&palette.active);
-            context.fill_rect(
-                x,
-                MARK_ROW + BARS_HEIGHT - height,
-                drawn_width,
-                height.max(1.0),
+            brush.fill_rect(
+                &palette.active,
+                (
+                    x,
+                    MARK_ROW + BARS_HEIGHT - height,
+                    drawn_width,
+                    height.max(1.0),
+                ),
             );
         }
         if let Some(mark) = column.mark {
-            context.set_fill_style_str(&palette.text);
             if column_width >= 7.0 {
-                let _ = context.fill_text(mark_letter(mark), x + 1.0, MARK_ROW - 3.0);
+                brush.fill_text(&palette.text, mark_letter(mark), x + 1.0, MARK_ROW - 3.0);
             } else {
-                context.fill_rect(x, MARK_ROW - 6.0, drawn_width, 4.0);
+                brush.fill_rect(&palette.text, (x, MARK_ROW - 6.0, drawn_width, 4.0));
             }
         }
     }
