@@ -20,6 +20,8 @@ const LANES_HEIGHT: f64 = 128.0;
 const BARS_HEIGHT: f64 = 64.0;
 /// Widest column, in CSS pixels: a short run stays a strip of narrow columns.
 const MAX_COLUMN: f64 = 14.0;
+/// How near the screen an off-screen timeline is drawn again (see `Timeline`).
+const NEAR_SCREEN_MARGIN: &str = "200px";
 
 fn column_width(css_width: f64, columns: usize) -> f64 {
     (css_width / columns.max(1) as f64).min(MAX_COLUMN)
@@ -253,14 +255,18 @@ pub fn Timeline() -> impl IntoView {
     // canvas's width and the theme's colours then costs no extra layout or style pass (the
     // frame does them anyway), and the command that changed the view does not wait for it.
     let frame_pending = StoredValue::new(false);
-    Effect::new(move |_| {
-        view.track();
-        // A new theme means new colours: redraw after the page has applied it.
-        ctx.theme.track();
-        if canvas.get().is_none() || frame_pending.get_value() {
+    // Off screen a change only marks the picture stale, and it is drawn when it comes near the
+    // screen: while comparing, both timelines are below the runs' panes, and drawing them there
+    // took about a millisecond of every "Step both" for pictures nobody saw. The observer below
+    // says where the canvas is (it starts as on screen, so the first picture is drawn at once).
+    let near_screen = StoredValue::new(true);
+    let stale = StoredValue::new(false);
+    let draw_soon = move || {
+        if frame_pending.try_get_value() != Some(false) {
             return;
         }
         frame_pending.set_value(true);
+        stale.set_value(false);
         request_animation_frame(move || {
             // The timeline may be gone by the frame (compare mode moves it): nothing to draw.
             frame_pending.try_set_value(false);
@@ -270,6 +276,60 @@ pub fn Timeline() -> impl IntoView {
                         draw(&canvas, view);
                     }
                 });
+            }
+        });
+    };
+    Effect::new(move |_| {
+        view.track();
+        // A new theme means new colours: redraw after the page has applied it.
+        ctx.theme.track();
+        if canvas.get().is_none() {
+            return;
+        }
+        if near_screen.get_value() {
+            draw_soon();
+        } else {
+            stale.set_value(true);
+        }
+    });
+    // The canvas coming near the screen (a scroll, the layout changing) draws a stale picture
+    // before it is seen: the margin lets the frame that brings it into view show it current.
+    let observer = StoredValue::new_local(None::<web_sys::IntersectionObserver>);
+    Effect::new(move |_| {
+        let Some(element) = canvas.get() else {
+            return;
+        };
+        let seen = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
+            move |entries: js_sys::Array| {
+                let near = entries.iter().any(|entry| {
+                    entry
+                        .unchecked_into::<web_sys::IntersectionObserverEntry>()
+                        .is_intersecting()
+                });
+                near_screen.try_set_value(near);
+                if near && stale.try_get_value() == Some(true) {
+                    draw_soon();
+                }
+            },
+        )
+        .into_js_value();
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin(NEAR_SCREEN_MARGIN);
+        if let Ok(created) =
+            web_sys::IntersectionObserver::new_with_options(seen.unchecked_ref(), &options)
+        {
+            created.observe(&element);
+            observer.update_value(|old| {
+                if let Some(old) = old.replace(created) {
+                    old.disconnect();
+                }
+            });
+        }
+    });
+    on_cleanup(move || {
+        observer.try_update_value(|observer| {
+            if let Some(observer) = observer.take() {
+                observer.disconnect();
             }
         });
     });
