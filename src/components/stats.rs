@@ -17,17 +17,22 @@ pub fn StatsView() -> impl IntoView {
         }
         ctx.with(|s| s.stats(ctx.run_time_ms.get()).items)
     });
-    let count = move || items.with(Vec::len);
     view! {
         <dl class="stats">
-            // One element per statistic, kept while the tab lives: a step rewrites the values
-            // that changed instead of building the list again.
-            <For each=move || 0..count() key=|index| *index let:index>
-                <div class="stat">
-                    <dt>{move || items.with(|all| all.get(index).map(|item| item.0))}</dt>
-                    <dd>{move || items.with(|all| all.get(index).map(|item| item.1.clone()))}</dd>
-                </div>
-            </For>
+            {move || {
+                items
+                    .get()
+                    .into_iter()
+                    .map(|(label, value)| {
+                        view! {
+                            <div class="stat">
+                                <dt>{label}</dt>
+                                <dd>{value}</dd>
+                            </div>
+                        }
+                    })
+                    .collect_view()
+            }}
         </dl>
         <p class="muted">
             "Run time is the time spent executing in this page since the last reset."
