@@ -294,7 +294,8 @@ pub fn Timeline() -> impl IntoView {
     });
     // The canvas coming near the screen (a scroll, the layout changing) draws a stale picture
     // before it is seen: the margin lets the frame that brings it into view show it current.
-    let observer = StoredValue::new_local(None::<web_sys::IntersectionObserver>);
+    // The observer lives as long as the canvas (a node keeps its observers); its callback reads
+    // the view's state with `try_`, and does nothing once the view is gone.
     Effect::new(move |_| {
         let Some(element) = canvas.get() else {
             return;
@@ -315,23 +316,11 @@ pub fn Timeline() -> impl IntoView {
         .into_js_value();
         let options = web_sys::IntersectionObserverInit::new();
         options.set_root_margin(NEAR_SCREEN_MARGIN);
-        if let Ok(created) =
+        if let Ok(observer) =
             web_sys::IntersectionObserver::new_with_options(seen.unchecked_ref(), &options)
         {
-            created.observe(&element);
-            observer.update_value(|old| {
-                if let Some(old) = old.replace(created) {
-                    old.disconnect();
-                }
-            });
+            observer.observe(&element);
         }
-    });
-    on_cleanup(move || {
-        observer.try_update_value(|observer| {
-            if let Some(observer) = observer.take() {
-                observer.disconnect();
-            }
-        });
     });
     let dragging = StoredValue::new(None::<usize>);
     let on_pointer = move |event: web_sys::PointerEvent, down: bool| {
