@@ -20,6 +20,8 @@ const LANES_HEIGHT: f64 = 128.0;
 const BARS_HEIGHT: f64 = 64.0;
 /// Widest column, in CSS pixels: a short run stays a strip of narrow columns.
 const MAX_COLUMN: f64 = 14.0;
+/// How near the screen an off-screen timeline is drawn again (see `Timeline`).
+const NEAR_SCREEN_MARGIN: &str = "200px";
 
 fn column_width(css_width: f64, columns: usize) -> f64 {
     (css_width / columns.max(1) as f64).min(MAX_COLUMN)
@@ -72,11 +74,45 @@ impl Palette {
     }
 }
 
+/// The canvas's fill colour as last set by this drawing. Setting `fillStyle` passes the colour's
+/// text from wasm to the page and has the canvas parse it again; a fine timeline fills 64 cells a
+/// column, mostly of one state, so the colour is set only when it changes.
+struct Brush<'a> {
+    context: &'a CanvasRenderingContext2d,
+    colour: Option<&'a str>,
+}
+
+impl<'a> Brush<'a> {
+    fn new(context: &'a CanvasRenderingContext2d) -> Self {
+        Brush {
+            context,
+            colour: None,
+        }
+    }
+
+    fn fill_rect(&mut self, colour: &'a str, (x, y, w, h): (f64, f64, f64, f64)) {
+        self.set(colour);
+        self.context.fill_rect(x, y, w, h);
+    }
+
+    fn fill_text(&mut self, colour: &'a str, text: &str, x: f64, y: f64) {
+        self.set(colour);
+        let _ = self.context.fill_text(text, x, y);
+    }
+
+    fn set(&mut self, colour: &'a str) {
+        if self.colour != Some(colour) {
+            self.context.set_fill_style_str(colour);
+            self.colour = Some(colour);
+        }
+    }
+}
+
 /// Draws one lane cell: each state a shape of its own (full, upper half, bottom bar, middle
 /// dot, full dark, nothing), so the picture does not rest on colour alone.
-fn draw_cell(
-    context: &CanvasRenderingContext2d,
-    palette: &Palette,
+fn draw_cell<'a>(
+    brush: &mut Brush<'a>,
+    palette: &'a Palette,
     cell: LaneCell,
     (x, y, w, h): (f64, f64, f64, f64),
 ) {
@@ -96,8 +132,7 @@ fn draw_cell(
         LaneCell::Halted => (&palette.halted, (x, y, w, h)),
         LaneCell::Absent => return,
     };
-    context.set_fill_style_str(colour);
-    context.fill_rect(rect.0, rect.1, rect.2, rect.3);
+    brush.fill_rect(colour, rect);
 }
 
 fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
@@ -124,6 +159,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
     let column_width = column_width(css_width, view.columns.len());
     let drawn_width = column_width.max(1.0);
     context.set_font("9px monospace");
+    let mut brush = Brush::new(&context);
     for (index, column) in view.columns.iter().enumerate() {
         let x = index as f64 * column_width;
         if view.fine {
@@ -131,7 +167,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
             for (lane, cell) in column.lanes.iter().enumerate() {
                 let y = MARK_ROW + lane as f64 * row;
                 draw_cell(
-                    &context,
+                    &mut brush,
                     &palette,
                     *cell,
                     (x, y, drawn_width, (row - 0.5).max(1.0)),
@@ -139,20 +175,21 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, view: &TimelineView) {
             }
         } else {
             let height = f64::from(column.efficiency) * BARS_HEIGHT;
-            context.set_fill_style_str(&palette.active);
-            context.fill_rect(
-                x,
-                MARK_ROW + BARS_HEIGHT - height,
-                drawn_width,
-                height.max(1.0),
+            brush.fill_rect(
+                &palette.active,
+                (
+                    x,
+                    MARK_ROW + BARS_HEIGHT - height,
+                    drawn_width,
+                    height.max(1.0),
+                ),
             );
         }
         if let Some(mark) = column.mark {
-            context.set_fill_style_str(&palette.text);
             if column_width >= 7.0 {
-                let _ = context.fill_text(mark_letter(mark), x + 1.0, MARK_ROW - 3.0);
+                brush.fill_text(&palette.text, mark_letter(mark), x + 1.0, MARK_ROW - 3.0);
             } else {
-                context.fill_rect(x, MARK_ROW - 6.0, drawn_width, 4.0);
+                brush.fill_rect(&palette.text, (x, MARK_ROW - 6.0, drawn_width, 4.0));
             }
         }
     }
@@ -218,14 +255,18 @@ pub fn Timeline() -> impl IntoView {
     // canvas's width and the theme's colours then costs no extra layout or style pass (the
     // frame does them anyway), and the command that changed the view does not wait for it.
     let frame_pending = StoredValue::new(false);
-    Effect::new(move |_| {
-        view.track();
-        // A new theme means new colours: redraw after the page has applied it.
-        ctx.theme.track();
-        if canvas.get().is_none() || frame_pending.get_value() {
+    // Off screen a change only marks the picture stale, and it is drawn when it comes near the
+    // screen: while comparing, both timelines are below the runs' panes, and drawing them there
+    // took about a millisecond of every "Step both" for pictures nobody saw. The observer below
+    // says where the canvas is (it starts as on screen, so the first picture is drawn at once).
+    let near_screen = StoredValue::new(true);
+    let stale = StoredValue::new(false);
+    let draw_soon = move || {
+        if frame_pending.try_get_value() != Some(false) {
             return;
         }
         frame_pending.set_value(true);
+        stale.set_value(false);
         request_animation_frame(move || {
             // The timeline may be gone by the frame (compare mode moves it): nothing to draw.
             frame_pending.try_set_value(false);
@@ -237,6 +278,49 @@ pub fn Timeline() -> impl IntoView {
                 });
             }
         });
+    };
+    Effect::new(move |_| {
+        view.track();
+        // A new theme means new colours: redraw after the page has applied it.
+        ctx.theme.track();
+        if canvas.get().is_none() {
+            return;
+        }
+        if near_screen.get_value() {
+            draw_soon();
+        } else {
+            stale.set_value(true);
+        }
+    });
+    // The canvas coming near the screen (a scroll, the layout changing) draws a stale picture
+    // before it is seen: the margin lets the frame that brings it into view show it current.
+    // The observer lives as long as the canvas (a node keeps its observers); its callback reads
+    // the view's state with `try_`, and does nothing once the view is gone.
+    Effect::new(move |_| {
+        let Some(element) = canvas.get() else {
+            return;
+        };
+        let seen = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
+            move |entries: js_sys::Array| {
+                let near = entries.iter().any(|entry| {
+                    entry
+                        .unchecked_into::<web_sys::IntersectionObserverEntry>()
+                        .is_intersecting()
+                });
+                near_screen.try_set_value(near);
+                if near && stale.try_get_value() == Some(true) {
+                    draw_soon();
+                }
+            },
+        )
+        .into_js_value();
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin(NEAR_SCREEN_MARGIN);
+        if let Ok(observer) =
+            web_sys::IntersectionObserver::new_with_options(seen.unchecked_ref(), &options)
+        {
+            observer.observe(&element);
+        }
     });
     let dragging = StoredValue::new(None::<usize>);
     let on_pointer = move |event: web_sys::PointerEvent, down: bool| {
