@@ -141,11 +141,32 @@ fn fetch_pack(ctx: Ctx, url: String) {
         match body {
             Ok(buffer) => {
                 let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-                open_pack_bytes(ctx, &url, &bytes);
+                if !reopen_unchanged(ctx, &bytes) {
+                    open_pack_bytes(ctx, &url, &bytes);
+                }
             }
             Err(_) => failed("the download broke off".to_string()),
         }
     });
+}
+
+/// A `#pack=` link opened again (a reload, a bookmark) whose pack is the one the last visit left
+/// open, unchanged: the pack is open again and the autosaved work stays on show, so the lesson
+/// the learner had reached and their edits are not replaced by the pack's first lesson.
+fn reopen_unchanged(ctx: Ctx, bytes: &[u8]) -> bool {
+    if ctx.page.embed {
+        return false;
+    }
+    let Some(stored) = storage_get(PACK_KEY).filter(|text| text.as_bytes() == bytes) else {
+        return false;
+    };
+    match read_pack(bytes) {
+        Ok(pack) => {
+            set_open(ctx, pack, stored);
+            true
+        }
+        Err(_) => false,
+    }
 }
 
 /// Opens lesson `index` of the open pack in the run examples open in.

@@ -79,6 +79,13 @@ test('#pack= fetches a pack; an address that fails says why', async ({ page }) =
   await expect(lessons(page).getByRole('heading', { name: 'Tiny course' })).toBeVisible();
   await expect(kernelEditor(page)).toContainText('.kernel every_lane');
 
+  // Opening the same link again (a reload) keeps the lesson reached, not the pack's first one.
+  await page.getByRole('button', { name: 'Next lesson' }).click();
+  await expect(kernelEditor(page)).toContainText('.kernel half');
+  await page.reload();
+  await expect(lessons(page).getByRole('button', { name: /Half the lanes/ })).toHaveAttribute('aria-current', 'step');
+  await expect(kernelEditor(page)).toContainText('.kernel half');
+
   // The browser logs the 404 itself, so this page is watched for page errors only.
   const other = await context.newPage();
   const problems = [];
@@ -86,7 +93,7 @@ test('#pack= fetches a pack; an address that fails says why', async ({ page }) =
   await other.goto('/#pack=course/missing.md');
   await expect(other.getByRole('alert')).toContainText(
     'Could not fetch the lesson pack at course/missing.md: the server answered HTTP 404');
-  await expect(kernelEditor(other)).toContainText('.kernel every_lane');
+  await expect(kernelEditor(other)).toContainText('.kernel half');
   expect(problems).toEqual([]);
   await other.close();
 });
