@@ -13,6 +13,7 @@ mod share;
 mod status;
 mod time_travel;
 mod views;
+mod warp;
 
 use crate::examples::example;
 use crate::{ConfigForm, Session};
