@@ -116,6 +116,13 @@ pub fn ExampleNotes() -> impl IntoView {
             format!("{done} of {} lessons done", lessons.len())
         })
     };
+    // This run's Be the warp score, while it is on: it starts over with the run.
+    let warp_score = move || {
+        ctx.with(|s| {
+            let score = s.warp_score();
+            (s.warp_on() && score.asked() > 0).then(|| format!("Be the warp: {}", score.text()))
+        })
+    };
     view! {
         <Show when=move || current.with(Option::is_some)>
             <details class="example-notes" open>
@@ -143,6 +150,7 @@ pub fn ExampleNotes() -> impl IntoView {
                         </button>
                     </Show>
                     <span class="lesson-path-note">{lessons_done}</span>
+                    <span class="lesson-path-note">{warp_score}</span>
                 </div>
             </details>
         </Show>
