@@ -130,9 +130,8 @@ impl Session {
         // Take the step back, so that the views show the wave before it again.
         self.arrive(question.step, landing);
         let text = format!(
-            "Not quite: {} {} not right. Think of the rule: {}. Try again, or press Show me.",
+            "Not quite: look again at {}. Think of the rule: {}. Try again, or press Show me.",
             join(&wrong),
-            if wrong.len() > 1 { "are" } else { "is" },
             op.map_or("the executing lanes follow the instruction", hint)
         );
         let verdict = WarpVerdict {

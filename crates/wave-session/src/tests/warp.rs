@@ -180,7 +180,7 @@ fn verdicts_give_the_reason_in_the_captions_words() {
         .expect("a verdict");
     assert_eq!(
         wrong.text,
-        "Not quite: the active lanes and the stack are not right. Think of the rule: the lanes \
+        "Not quite: look again at the active lanes and the stack. Think of the rule: the lanes \
          whose predicate holds take the if side; the others wait at else. Try again, or press \
          Show me."
     );
