@@ -90,49 +90,56 @@ fn show_me(ctx: Ctx) {
     ctx.act(|s| s.show_warp());
 }
 
-/// The "Stack" choices.
-#[component]
-fn StackChoices(draft: Draft) -> impl IntoView {
-    let ctx = use_ctx();
-    let name = ctx.id("warp-stack");
-    StackChange::ALL
-        .into_iter()
-        .map(|choice| {
+/// The radio buttons' names: the four "Stack" choices, then which mask the lane toggles set.
+fn choice_label(index: usize) -> &'static str {
+    match StackChange::ALL.get(index) {
+        Some(choice) => choice.label(),
+        None if index == 4 => "Active after it",
+        None => "Saved by the new frame",
+    }
+}
+
+impl Draft {
+    /// Whether radio button `index` (see [`choice_label`]) is checked.
+    fn picked(self, index: usize) -> bool {
+        match StackChange::ALL.get(index) {
+            Some(choice) => self.stack.get() == Some(*choice),
+            None => self.editing_saved.get() == (index == 5),
+        }
+    }
+
+    /// Radio button `index` was checked.
+    fn pick(self, ctx: Ctx, index: usize) {
+        match StackChange::ALL.get(index) {
+            Some(choice) => {
+                self.stack.set(Some(*choice));
+                if *choice != StackChange::Push {
+                    self.edit_saved(ctx, false);
+                }
+            }
+            None => self.edit_saved(ctx, index == 5),
+        }
+    }
+}
+
+/// Radio buttons `indices` in the group `name` (one function for both groups keeps one copy of
+/// the view code in the wasm).
+fn radios(ctx: Ctx, draft: Draft, indices: std::ops::Range<usize>, name: String) -> impl IntoView {
+    indices
+        .map(|index| {
             view! {
                 <label class="warp-choice">
                     <input
                         type="radio"
                         name=name.clone()
-                        prop:checked=move || draft.stack.get() == Some(choice)
-                        on:change=move |_| {
-                            draft.stack.set(Some(choice));
-                            if choice != StackChange::Push {
-                                draft.edit_saved(ctx, false);
-                            }
-                        }
+                        prop:checked=move || draft.picked(index)
+                        on:change=move |_| draft.pick(ctx, index)
                     />
-                    {choice.label()}
+                    {choice_label(index)}
                 </label>
             }
         })
         .collect_view()
-}
-
-/// One of the two masks the lane toggles can edit after a push.
-#[component]
-fn EditChoice(draft: Draft, saved: bool, label: &'static str) -> impl IntoView {
-    let ctx = use_ctx();
-    view! {
-        <label class="warp-choice">
-            <input
-                type="radio"
-                name=ctx.id("warp-edit")
-                prop:checked=move || draft.editing_saved.get() == saved
-                on:change=move |_| draft.edit_saved(ctx, saved)
-            />
-            {label}
-        </label>
-    }
 }
 
 #[component]
@@ -189,12 +196,28 @@ pub fn WarpPanel() -> impl IntoView {
             other()
         }
     };
+    // One class says what is on show (the stylesheet hides the rest): each reactive attribute
+    // costs the wasm code of its own.
     let verdict_class = move || {
-        verdict.with(|v| match v.as_ref().and_then(|v| v.correct) {
-            Some(true) => "reveal right",
-            Some(false) => "reveal wrong",
-            None => "reveal skipped",
+        verdict.with(|v| match v.as_ref().map(|v| v.correct) {
+            Some(Some(true)) => "reveal right",
+            Some(Some(false)) => "reveal wrong",
+            Some(None) => "reveal skipped",
+            None => "reveal none",
         })
+    };
+    let panel_class = move || {
+        let mut class = String::from("question-panel warp-panel");
+        if !on.get() {
+            class.push_str(" off");
+        }
+        if question.with(Option::is_some) {
+            class.push_str(" asking");
+        }
+        if draft.stack.get() == Some(StackChange::Push) {
+            class.push_str(" pushing");
+        }
+        class
     };
     let on_keydown = move |event: web_sys::KeyboardEvent| {
         let on_button = event
@@ -206,59 +229,50 @@ pub fn WarpPanel() -> impl IntoView {
             check(ctx, draft);
         }
     };
+    // Hidden by the class rather than taken out: each `Show` costs the wasm a copy of its
+    // children's view code.
     view! {
-        <Show when=move || on.get()>
-            <section
-                class="question-panel warp-panel"
-                aria-labelledby=ctx.labelled_by("warp-heading")
-                on:keydown=on_keydown
-            >
-                <h3 id=ctx.id("warp-heading") class="view-title">"Be the warp"</h3>
-                <p class=verdict_class aria-live="polite" hidden=move || verdict.with(Option::is_none)>
-                    {move || verdict.with(|v| v.as_ref().map(|v| v.text.clone()).unwrap_or_default())}
+        <section class=panel_class aria-labelledby=ctx.labelled_by("warp-heading") on:keydown=on_keydown>
+            <h3 id=ctx.id("warp-heading") class="view-title">"Be the warp"</h3>
+            <p class=verdict_class aria-live="polite">
+                {move || verdict.with(|v| v.as_ref().map(|v| v.text.clone()).unwrap_or_default())}
+            </p>
+            <p class="answer-hint warp-idle">
+                "The run stops before each control-flow instruction of the selected wave for you to perform it."
+            </p>
+            <div class="warp-ask">
+                <p class="prompt">
+                    {move || question.with(|q| q.as_ref().map(|q| q.prompt()).unwrap_or_default())}
                 </p>
-                <Show
-                    when=move || question.with(Option::is_some)
-                    fallback=|| view! {
-                        <p class="answer-hint">
-                            "The run stops before each control-flow instruction of the selected wave for you to perform it."
-                        </p>
-                    }
-                >
-                    <p class="prompt">
-                        {move || question.with(|q| q.as_ref().map(|q| q.prompt()).unwrap_or_default())}
-                    </p>
+                <p class="answer-hint">
+                    "Click the lanes in the Lanes view (or Space on a lane), then Enter or Check. Active after it: "
+                    <span class="answer-lanes">{lanes_text}</span>
+                </p>
+                <div class="warp-stack" role="radiogroup" aria-labelledby=ctx.labelled_by("warp-stack-label")>
+                    <span id=ctx.id("warp-stack-label") class="warp-label">"Stack"</span>
+                    {radios(ctx, draft, 0..4, ctx.id("warp-stack"))}
+                </div>
+                <div class="warp-push">
+                    <div class="warp-stack" role="radiogroup" aria-labelledby=ctx.labelled_by("warp-edit-label")>
+                        <span id=ctx.id("warp-edit-label") class="warp-label">"The lanes set"</span>
+                        {radios(ctx, draft, 4..6, ctx.id("warp-edit"))}
+                    </div>
                     <p class="answer-hint">
-                        "Click the lanes in the Lanes view (or Space on a lane), then Enter or Check. Active after it: "
-                        <span class="answer-lanes">{lanes_text}</span>
+                        "Saved by the new frame: " <span class="answer-lanes">{saved_text}</span>
                     </p>
-                    <div class="warp-stack" role="radiogroup" aria-labelledby=ctx.labelled_by("warp-stack-label")>
-                        <span id=ctx.id("warp-stack-label") class="warp-label">"Stack"</span>
-                        <StackChoices draft=draft />
-                    </div>
-                    <Show when=move || draft.stack.get() == Some(StackChange::Push)>
-                        <div class="warp-stack" role="radiogroup" aria-labelledby=ctx.labelled_by("warp-edit-label")>
-                            <span id=ctx.id("warp-edit-label") class="warp-label">"The lanes set"</span>
-                            <EditChoice draft=draft saved=false label="Active after it" />
-                            <EditChoice draft=draft saved=true label="Saved by the new frame" />
-                        </div>
-                        <p class="answer-hint">
-                            "Saved by the new frame: " <span class="answer-lanes">{saved_text}</span>
-                        </p>
-                    </Show>
-                    <div class="question-actions">
-                        <button type="button" class="btn primary" on:click=move |_| check(ctx, draft)>
-                            "Check"
-                        </button>
-                        <button type="button" class="btn" on:click=move |_| show_me(ctx)>
-                            "Show me"
-                        </button>
-                    </div>
-                </Show>
-                <p class="score">
-                    {move || score.with(|s| (s.asked() > 0).then(|| format!("Be the warp: {}", s.text())))}
-                </p>
-            </section>
-        </Show>
+                </div>
+                <div class="question-actions">
+                    <button type="button" class="btn primary" on:click=move |_| check(ctx, draft)>
+                        "Check"
+                    </button>
+                    <button type="button" class="btn" on:click=move |_| show_me(ctx)>
+                        "Show me"
+                    </button>
+                </div>
+            </div>
+            <p class="score">
+                {move || score.with(|s| (s.asked() > 0).then(|| format!("Be the warp: {}", s.text())))}
+            </p>
+        </section>
     }
 }
