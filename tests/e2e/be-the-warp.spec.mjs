@@ -139,6 +139,16 @@ test('a break under divergence: Run stops at each question; wrong, shown, then r
   await expect(page.getByRole('status')).toHaveText(/^finished/);
 });
 
+test('Autoplay stops at the next question', async ({ page }) => {
+  await openWithWarp(page, 'if-else');
+  const autoplay = page.getByRole('button', { name: 'Autoplay', exact: true });
+  await autoplay.click();
+  await expect(page.getByRole('status')).toHaveText('paused at line 8 for a question');
+  await expect(autoplay).toHaveAttribute('aria-pressed', 'false');
+  await expect(stepCount(page)).toHaveText('step 3');
+  await expect(warp(page)).toContainText('perform `if p1` (line 8)');
+});
+
 test('presenter mode keeps the question and the score', async ({ page }) => {
   await openWithWarp(page, 'if-else');
   await stepToQuestion(page);
