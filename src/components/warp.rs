@@ -73,6 +73,7 @@ impl Draft {
     }
 }
 
+/// "Check": grades the answer (a wrong one is taken back, to be tried again).
 fn check(ctx: Ctx, draft: Draft) {
     let Some(answer) = draft.answer(ctx) else {
         ctx.notice
@@ -84,13 +85,14 @@ fn check(ctx: Ctx, draft: Draft) {
     ctx.act(|s| s.check_warp(&answer));
 }
 
+/// "Show me": runs the instruction and tells what it did.
 fn show_me(ctx: Ctx) {
     ctx.commit_source();
     ctx.stop();
     ctx.act(|s| s.show_warp());
 }
 
-/// The radio buttons' names: the four "Stack" choices, then which mask the lane toggles set.
+/// The radio buttons' labels: the four "Stack" choices, then which mask the lane toggles set.
 fn choice_label(index: usize) -> &'static str {
     match StackChange::ALL.get(index) {
         Some(choice) => choice.label(),
