@@ -8,6 +8,7 @@ use super::examples::CheckReport;
 use super::held_height::HeldHeight;
 use super::question::{QuestionPanel, QuestionsSwitch};
 use super::timeline::Timeline;
+use super::warp::{WarpPanel, WarpSwitch};
 use super::{target_value, use_ctx, Ctx, AUTOPLAY_SPEEDS};
 use wave_session::{RunState, Session, DEPARTURE_LABEL};
 
@@ -344,6 +345,7 @@ pub fn Controls() -> impl IntoView {
                 </select>
             </label>
             <QuestionsSwitch />
+            <WarpSwitch />
             <span class="step-count">{move || format!("step {}", steps())}</span>
             <label class="picker go-to">
                 <span>"Go to step"</span>
@@ -371,6 +373,7 @@ pub fn Controls() -> impl IntoView {
             <StepCaption />
         </HeldHeight>
         <QuestionPanel />
+        <WarpPanel />
         <CheckReport />
         // Keeps the height of the longest list since the machine started over: a step with
         // fewer events does not move the views below (see `session::shown_wave_run`).

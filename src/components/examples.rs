@@ -136,6 +136,13 @@ pub fn ExampleNotes() -> impl IntoView {
             .filter(|e| e.is_lesson())
             .position(|e| e.id == id)
     });
+    // This run's Be the warp score, while it is on: it starts over with the run.
+    let warp_score = move || {
+        ctx.with(|s| {
+            let score = s.warp_score();
+            (s.warp_on() && score.asked() > 0).then(|| format!("Be the warp: {}", score.text()))
+        })
+    };
     view! {
         <Show when=move || current.with(Option::is_some)>
             <details class="example-notes" open>
@@ -171,6 +178,7 @@ pub fn ExampleNotes() -> impl IntoView {
                         </button>
                     </Show>
                     <span class="lesson-path-note">{lessons_done}</span>
+                    <span class="lesson-path-note">{warp_score}</span>
                 </div>
                 <Show when=move || open_pack().with(Option::is_none) && is_lesson()>
                     <LessonList

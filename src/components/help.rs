@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use super::use_ctx;
 
-const KEYS: [(&str, &str); 14] = [
+const KEYS: [(&str, &str); 15] = [
     ("F5", "Run / continue (pause while running)"),
     ("Ctrl+Enter", "Run"),
     ("F10", "Step one instruction of the selected wave"),
@@ -32,7 +32,11 @@ const KEYS: [(&str, &str); 14] = [
     ),
     (
         "Space on a lane",
-        "While a ?mask question is open: toggle the lane in your answer",
+        "While a ?mask question or Be the warp asks: toggle the lane in your answer",
+    ),
+    (
+        "Enter on a lane",
+        "While Be the warp asks: check your answer",
     ),
 ];
 

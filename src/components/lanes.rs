@@ -364,6 +364,12 @@ pub fn Lanes() -> impl IntoView {
         // From the lane that has the focus: in a `?mask` answer a click toggles a lane without
         // selecting it.
         let lane = event_lane(&event).unwrap_or_else(|| selected.get_untracked());
+        // While Be the warp asks, Enter checks the answer (Space still toggles the lane).
+        if event.key() == "Enter" && ctx.peek(|s| s.warp_question().is_some()) {
+            event.prevent_default();
+            ctx.check_key.update(|n| *n = n.wrapping_add(1));
+            return;
+        }
         let next = match event.key().as_str() {
             "ArrowRight" | "ArrowDown" => (lane + 1).min(count - 1),
             "ArrowLeft" | "ArrowUp" => lane.saturating_sub(1),

@@ -29,6 +29,7 @@ pub mod stats;
 pub mod timeline;
 pub mod timeline_picture;
 pub mod timing;
+pub mod warp;
 
 use std::time::Duration;
 
@@ -113,6 +114,8 @@ pub struct Ctx {
     pub prediction: RwSignal<Option<u64>>,
     /// The line picked in the editor's gutter, while a `?next` question is open.
     pub picked_line: RwSignal<Option<u32>>,
+    /// Counts Enter presses on a lane while Be the warp asks: its panel checks the answer.
+    pub check_key: RwSignal<u32>,
     /// Scores and lessons done, as kept in local storage.
     pub progress: RwSignal<Progress>,
     /// How the page is shown (embedded, read-only), from the flags of the link it opened with.
@@ -156,6 +159,7 @@ impl Ctx {
             tab: RwSignal::new(Tab::Diagnostics),
             prediction: RwSignal::new(None),
             picked_line: RwSignal::new(None),
+            check_key: RwSignal::new(0),
             progress: RwSignal::new(Progress::parse(
                 &storage_get(PROGRESS_KEY).unwrap_or_default(),
             )),
@@ -848,7 +852,7 @@ impl Ctx {
             return;
         }
         // A question stops autoplay where it is asked.
-        let stepped = self.act(|s| s.step() && s.state().can_run() && s.open_question().is_none());
+        let stepped = self.act(|s| s.step() && s.state().can_run() && !s.asking());
         if stepped != Some(true) {
             self.autoplay.set(false);
             return;

@@ -65,6 +65,23 @@ for (const colorScheme of ['light', 'dark']) {
       expect(await seriousFindings(page)).toEqual([]);
     });
 
+    test('Be the warp asking, after a wrong try, has no serious or critical accessibility finding', async ({ page }) => {
+      await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
+      await page.goto('/');
+      await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');
+      await ready(page);
+      await page.getByRole('switch', { name: 'Be the warp' }).click();
+      const check = page.getByRole('button', { name: 'Check', exact: true });
+      for (let i = 0; i < 40 && !(await check.isVisible()); i++) {
+        await page.getByRole('button', { name: 'Step', exact: true }).click();
+      }
+      await page.getByRole('radiogroup', { name: 'Stack' }).getByRole('radio', { name: 'Push a frame' }).check();
+      await check.click();
+      await expect(page.getByRole('region', { name: 'Be the warp' })).toContainText('Not quite');
+      await expect(page.getByRole('radiogroup', { name: 'The lanes set' })).toBeVisible();
+      expect(await seriousFindings(page)).toEqual([]);
+    });
+
     test('presenter mode has no serious or critical accessibility finding', async ({ page }) => {
       await page.goto('/');
       await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');

@@ -44,6 +44,7 @@ mod table_window;
 mod text;
 mod timeline;
 mod view;
+mod warp;
 
 #[cfg(test)]
 mod tests;
@@ -83,4 +84,5 @@ pub use timeline::{
     REPLAYED_STEPS,
 };
 pub use view::Selection;
+pub use warp::{StackChange, WarpAnswer, WarpQuestion, WarpScore, WarpVerdict};
 pub use wave_engine::syntax::questions::QuestionKind;

@@ -17,6 +17,7 @@ use wave_engine::syntax::questions::QuestionKind;
 use crate::build::Build;
 use crate::text::lanes_phrase;
 use crate::view::active_lanes;
+use crate::warp::Warp;
 
 /// The question the selected wave is stopped at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +129,8 @@ pub(crate) struct Teaching {
     /// Lines whose question was asked in this run, with the step it was asked at.
     asked: BTreeMap<u32, u64>,
     score: Score,
+    /// "Be the warp": the control-flow instructions the learner performs.
+    warp: Warp,
 }
 
 impl Default for Teaching {
@@ -139,6 +142,7 @@ impl Default for Teaching {
             reveal: None,
             asked: BTreeMap::new(),
             score: Score::default(),
+            warp: Warp::default(),
         }
     }
 }
@@ -159,6 +163,27 @@ impl Teaching {
         self.open_question.as_ref()
     }
 
+    /// A question of either kind is open: nothing runs until it is answered.
+    pub(crate) fn asking(&self) -> bool {
+        self.open_question.is_some() || self.warp.open().is_some()
+    }
+
+    /// The line the selected wave is stopped at for a question, of either kind.
+    pub(crate) fn asking_line(&self) -> Option<u32> {
+        self.open_question
+            .as_ref()
+            .map(|q| q.line)
+            .or(self.warp.open().map(|q| q.line))
+    }
+
+    pub(crate) fn warp(&self) -> &Warp {
+        &self.warp
+    }
+
+    pub(crate) fn warp_mut(&mut self) -> &mut Warp {
+        &mut self.warp
+    }
+
     /// Closes the open question, returning it.
     pub(crate) fn take_question(&mut self) -> Option<OpenQuestion> {
         self.open_question.take()
@@ -171,6 +196,7 @@ impl Teaching {
     /// A new command: what the last question revealed is no longer on show.
     pub(crate) fn clear_reveal(&mut self) {
         self.reveal = None;
+        self.warp.set_verdict(None);
     }
 
     pub(crate) fn score(&self) -> Score {
@@ -246,6 +272,7 @@ impl Teaching {
         self.open_question = None;
         self.reveal = None;
         self.asked.retain(|_, asked_at| *asked_at < step);
+        self.warp.forget_from(step);
     }
 
     /// A new run: nothing asked, nothing open, nothing revealed (the score stays).
@@ -253,6 +280,7 @@ impl Teaching {
         self.open_question = None;
         self.reveal = None;
         self.asked.clear();
+        self.warp.restart();
     }
 }
 

@@ -41,7 +41,7 @@ impl Session {
     /// the selected wave has finished, one scheduled instruction of whatever wave runs next.
     /// Returns false when nothing could run.
     pub fn step(&mut self) -> bool {
-        if !self.run.state().can_run() || self.teaching.open_question().is_some() {
+        if !self.run.state().can_run() || self.teaching.asking() {
             return false;
         }
         self.teaching.clear_reveal();
@@ -50,6 +50,16 @@ impl Session {
         if self.open_question_here() {
             return true;
         }
+        if !self.step_now() {
+            return false;
+        }
+        self.open_question_here();
+        true
+    }
+
+    /// The body of [`Session::step`], asking nothing before or after: one instruction of the
+    /// selected wave, with its landing. Returns false when nothing could run.
+    pub(super) fn step_now(&mut self) -> bool {
         self.take_before();
         self.view.events_mut().clear();
         self.run.set_run_target(None);
@@ -75,7 +85,6 @@ impl Session {
             );
         }
         self.after_stop(stop, false);
-        self.open_question_here();
         true
     }
 
@@ -84,7 +93,7 @@ impl Session {
     /// breakpoint line (except the one a new run starts from, so Run leaves the breakpoint it is
     /// paused at) or on the `run_to_line` target, at the end, and at traps.
     pub fn run_slice(&mut self, max_steps: u64) -> RunProgress {
-        if !self.run.state().can_run() || self.teaching.open_question().is_some() {
+        if !self.run.state().can_run() || self.teaching.asking() {
             return RunProgress::Idle;
         }
         if let Some(moment) = self.run.opening() {
@@ -313,7 +322,8 @@ impl Session {
     /// Per instruction: whether a run stops before it (a breakpoint, the run-to-cursor line, a
     /// question not asked yet); empty when no instruction stops one.
     pub(crate) fn breakpoint_mask(&self) -> Vec<bool> {
-        let questions = self.teaching.unasked_question_lines();
+        let mut questions = self.teaching.unasked_question_lines();
+        questions.extend(self.warp_lines());
         self.run.breakpoint_mask(&self.build, &questions)
     }
 

@@ -10,6 +10,7 @@ mod quiz;
 mod share;
 mod time_travel;
 mod views;
+mod warp;
 
 pub use share::Opened;
 
@@ -81,7 +82,7 @@ impl Session {
             build: &self.build,
             run: &self.run,
             view: &self.view,
-            asking: self.teaching.open_question().map(|q| q.line),
+            asking: self.teaching.asking_line(),
         }
     }
 

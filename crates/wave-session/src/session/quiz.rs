@@ -53,7 +53,7 @@ impl Session {
     /// Opens the question of the line the selected wave is about to run, if it has one not yet
     /// asked. Returns true when one opened (or one is open already).
     pub(super) fn open_question_here(&mut self) -> bool {
-        if self.teaching.open_question().is_some() {
+        if self.teaching.asking() {
             return true;
         }
         let state = self.run.state();
@@ -65,7 +65,7 @@ impl Session {
         };
         let step = self.step_count();
         let lane = self.view.selection().lane;
-        self.teaching.ask_at(line, step, lane)
+        self.teaching.ask_at(line, step, lane) || self.ask_warp_here()
     }
 
     /// Checks `answer` against the open question: runs its instruction (one step of the selected
@@ -87,7 +87,11 @@ impl Session {
 
     fn reveal_question(&mut self, question: OpenQuestion, answer: Option<&Answer>) -> Reveal {
         self.teaching.take_question();
-        self.step();
+        // As Step would, without asking again at the instruction the question was about.
+        self.teaching.clear_reveal();
+        if self.step_now() {
+            self.open_question_here();
+        }
         let why = self.caption().sentence;
         let reveal = reveal_of(
             &question,

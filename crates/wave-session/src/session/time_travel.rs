@@ -225,7 +225,7 @@ impl Session {
         else {
             return false;
         };
-        if self.teaching.open_question().is_some() {
+        if self.teaching.asking() {
             return false;
         }
         self.teaching.clear_reveal();

@@ -14,6 +14,7 @@ mod share;
 mod status;
 mod time_travel;
 mod views;
+mod warp;
 
 use crate::examples::example;
 use crate::{ConfigForm, Session};
