@@ -27,16 +27,16 @@ pub struct OpenPack {
 }
 
 thread_local! {
-    /// The open pack's signal, made once by [`provide_packs`]: the page has one pack at a time,
-    /// for both runs of compare mode.
+    /// The open pack's signal, made by [`provide_packs`] as the app mounts: the page has one
+    /// pack at a time, for both runs of compare mode.
     static OPEN: Cell<Option<RwSignal<Option<Arc<OpenPack>>>>> = const { Cell::new(None) };
 }
 
 /// The open pack (`None` before [`provide_packs`], and while no pack is open).
 pub fn open_pack() -> RwSignal<Option<Arc<OpenPack>>> {
     OPEN.with(|open| match open.get() {
-        Some(signal) => signal,
-        None => {
+        Some(signal) if !signal.is_disposed() => signal,
+        _ => {
             let signal = RwSignal::new(None);
             open.set(Some(signal));
             signal
@@ -47,7 +47,10 @@ pub fn open_pack() -> RwSignal<Option<Arc<OpenPack>>> {
 /// Sets up the open pack as the page starts: the pack a link carries whole, else the one
 /// `#pack=<url>` names (fetched), else the one the last visit left open.
 pub fn provide_packs(ctx: Ctx, link_state: &str) {
-    let open = open_pack();
+    // A signal of this page's own: one made for an earlier mount (the browser tests mount the
+    // app many times in one page) was disposed with it.
+    let open = RwSignal::new(None);
+    OPEN.with(|cell| cell.set(Some(open)));
     if let Some(text) = Session::link_pack(link_state) {
         match read_pack(text.as_bytes()) {
             Ok(pack) => set_open(ctx, pack, text),
