@@ -144,6 +144,23 @@ fn radios(ctx: Ctx, draft: Draft, indices: std::ops::Range<usize>, name: String)
         .collect_view()
 }
 
+/// The lanes are the answer's toggles, and the open panel may have pushed them below the
+/// machine pane's fold: once the panel is drawn, they are scrolled into view (no further than
+/// needed, so nothing moves when they are already on screen).
+fn bring_lanes_on_screen(ctx: Ctx) {
+    let heading = ctx.id("lanes-heading");
+    request_animation_frame(move || {
+        let lanes = document()
+            .get_element_by_id(&heading)
+            .and_then(|h| h.parent_element());
+        if let Some(lanes) = lanes {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            lanes.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
+}
+
 #[component]
 pub fn WarpPanel() -> impl IntoView {
     let ctx = use_ctx();
@@ -167,6 +184,7 @@ pub fn WarpPanel() -> impl IntoView {
             draft.other.set(before);
             draft.stack.set(None);
             draft.editing_saved.set(false);
+            bring_lanes_on_screen(ctx);
         }
         None => {
             if ctx.peek(|s| s.open_question().is_none()) {
