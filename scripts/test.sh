@@ -49,6 +49,8 @@ end_to_end() {
   for entry in "$repo_root"/dist/*; do ln -s "$entry" "$site/"; done
   mkdir -p "$site/courses/gpu"
   ln -s "$repo_root/dist" "$site/courses/gpu/wave"
+  # The lesson packs the end-to-end tests open by a #pack= address, served as a course site would.
+  ln -s "$repo_root/tests/e2e/packs" "$site/e2e-packs"
   python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site" >/dev/null 2>&1 &
   server_pid=$!
   local url="http://127.0.0.1:$port/"

@@ -217,15 +217,20 @@ pub struct ListEntry {
     pub progress_key: String,
 }
 
-/// The score and tick of an entry, as words.
+/// The tick of an entry, and its scores as words: the questions' ("3 of 4 right") and the best
+/// finished Be the warp run's ("warp 12/14").
 fn entry_note(progress: &Progress, key: &str) -> (bool, String) {
     let entry = progress.entry(key);
     let score = entry.score;
-    let note = if score.asked() > 0 {
-        format!("{} of {} right", score.right, score.asked())
-    } else {
-        String::new()
-    };
+    let questions =
+        (score.asked() > 0).then(|| format!("{} of {} right", score.right, score.asked()));
+    let warp = (entry.warp.asked() > 0)
+        .then(|| format!("warp {}/{}", entry.warp.right, entry.warp.asked()));
+    let note = [questions, warp]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ");
     (entry.done, note)
 }
 

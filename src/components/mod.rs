@@ -294,19 +294,24 @@ impl Ctx {
         }
     }
 
-    /// A lesson run to its end is done (the Examples menu marks it).
+    /// A lesson run to its end is done (the Examples menu marks it), and its run's Be the warp
+    /// score, if it was played, is kept when it is the lesson's best.
     fn note_lesson_done(&self) {
         let finished = self.peek(|s| {
             ((s.example().is_some() || s.pack_lesson().is_some())
                 && *s.state() == wave_session::RunState::Finished)
-                .then(|| s.progress_key())
+                .then(|| (s.progress_key(), s.warp_on().then(|| s.warp_score())))
         });
-        if let Some(key) = finished {
-            let newly = self
+        if let Some((key, warp)) = finished {
+            let changed = self
                 .progress
-                .try_update(|p| p.mark_done(&key))
+                .try_update(|p| {
+                    let newly = p.mark_done(&key);
+                    let best = warp.is_some_and(|w| p.record_warp(&key, w));
+                    newly || best
+                })
                 .unwrap_or(false);
-            if newly {
+            if changed {
                 self.save_progress();
             }
         }

@@ -186,3 +186,25 @@ test('compare mode: Be the warp belongs to one run; Step both stops only the run
   await expect(runA.locator('.step-count')).toHaveText('step 4');
   await expect(runB.getByRole('region', { name: 'Be the warp' })).toHaveCount(0);
 });
+
+test('a lesson run to its end keeps its Be the warp score in the Lessons list, over a reload', async ({ page }) => {
+  await openWithWarp(page, 'if-else');
+  const run = page.getByRole('button', { name: 'Run', exact: true });
+  const status = page.getByRole('status');
+  // Run stops at each question; Show me answers it (and takes its step), until the run ends.
+  for (let asked = 0; ; asked++) {
+    expect(asked, 'the run reaches its end').toBeLessThan(40);
+    await run.click();
+    await expect(status).toHaveText(/^(finished|paused at line \d+ for a question)/);
+    if (/^finished/.test(await status.textContent())) break;
+    await page.getByRole('button', { name: 'Show me' }).click();
+    await expect(status).not.toHaveText(/for a question$/);
+    if (/^finished/.test(await status.textContent())) break;
+  }
+  const score = (await warp(page).getByText(/^Be the warp: /).textContent()).match(/^Be the warp: 0 of (\d+) right, \1 shown$/);
+  expect(score).not.toBeNull();
+  const entry = page.getByRole('navigation', { name: 'Lessons' }).locator('[aria-current="step"]');
+  await expect(entry).toContainText(`warp 0/${score[1]}`);
+  await page.reload();
+  await expect(entry).toContainText(`warp 0/${score[1]}`);
+});

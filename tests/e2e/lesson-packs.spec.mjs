@@ -70,12 +70,10 @@ test('a dropped pack opens; a malformed one names its line and the work stays', 
   await expect(kernelEditor(page)).toContainText('.kernel every_lane');
 });
 
+// scripts/test.sh serves tests/e2e/packs/ at e2e-packs/ beside the page.
 test('#pack= fetches a pack; an address that fails says why', async ({ page }) => {
-  const text = await readFile(tiny, 'utf8');
   const context = page.context();
-  await context.route('**/course/tiny.md', (route) => route.fulfill({ status: 200, contentType: 'text/markdown', body: text }));
-  await context.route('**/course/missing.md', (route) => route.fulfill({ status: 404, body: 'no' }));
-  await page.goto('/#pack=course/tiny.md');
+  await page.goto('/#pack=e2e-packs/tiny.md');
   await expect(lessons(page).getByRole('heading', { name: 'Tiny course' })).toBeVisible();
   await expect(kernelEditor(page)).toContainText('.kernel every_lane');
 
@@ -90,9 +88,9 @@ test('#pack= fetches a pack; an address that fails says why', async ({ page }) =
   const other = await context.newPage();
   const problems = [];
   other.on('pageerror', (error) => problems.push(error.message));
-  await other.goto('/#pack=course/missing.md');
+  await other.goto('/#pack=e2e-packs/missing.md');
   await expect(other.getByRole('alert')).toContainText(
-    'Could not fetch the lesson pack at course/missing.md: the server answered HTTP 404');
+    'Could not fetch the lesson pack at e2e-packs/missing.md: the server answered HTTP 404');
   await expect(kernelEditor(other)).toContainText('.kernel half');
   expect(problems).toEqual([]);
   await other.close();
