@@ -5,10 +5,9 @@
 // WAVE_PLAYGROUND_URL set (it serves tests/e2e/packs/ at e2e-packs/): node --test tests/firefox/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Builder, By } from 'selenium-webdriver';
-import firefox from 'selenium-webdriver/firefox.js';
+import { By } from 'selenium-webdriver';
+import { startFirefox } from '../webdriver/firefox.mjs';
 import { helpers } from '../webdriver/helpers.mjs';
 
 const url = process.env.WAVE_PLAYGROUND_URL;
@@ -19,14 +18,7 @@ let named, press, text, waitForText;
 
 before(async () => {
   assert.ok(url, 'WAVE_PLAYGROUND_URL is not set: run through scripts/test.sh');
-  const geckodriver = process.env.GECKODRIVER || execFileSync('sh', ['-c', 'command -v geckodriver']).toString().trim();
-  const options = new firefox.Options().addArguments('-headless').windowSize({ width: 1400, height: 1000 });
-  if (process.env.FIREFOX_BIN) options.setBinary(process.env.FIREFOX_BIN);
-  driver = await new Builder()
-    .forBrowser('firefox')
-    .setFirefoxOptions(options)
-    .setFirefoxService(new firefox.ServiceBuilder(geckodriver))
-    .build();
+  driver = await startFirefox();
   ({ named, press, text, waitForText } = helpers(driver));
 });
 

@@ -5,9 +5,8 @@
 // Run by scripts/test.sh with WAVE_PLAYGROUND_URL set: node --test tests/firefox/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { Builder, By, Key, until } from 'selenium-webdriver';
-import firefox from 'selenium-webdriver/firefox.js';
+import { By, Key, until } from 'selenium-webdriver';
+import { startFirefox } from '../webdriver/firefox.mjs';
 import { helpers, WAIT_MS } from '../webdriver/helpers.mjs';
 
 const url = process.env.WAVE_PLAYGROUND_URL;
@@ -16,14 +15,7 @@ let named, press, text, waitForText, body;
 
 before(async () => {
   assert.ok(url, 'WAVE_PLAYGROUND_URL is not set: run through scripts/test.sh');
-  const geckodriver = process.env.GECKODRIVER || execFileSync('sh', ['-c', 'command -v geckodriver']).toString().trim();
-  const options = new firefox.Options().addArguments('-headless').windowSize({ width: 1400, height: 1000 });
-  if (process.env.FIREFOX_BIN) options.setBinary(process.env.FIREFOX_BIN);
-  driver = await new Builder()
-    .forBrowser('firefox')
-    .setFirefoxOptions(options)
-    .setFirefoxService(new firefox.ServiceBuilder(geckodriver))
-    .build();
+  driver = await startFirefox();
   ({ named, press, text, waitForText, body } = helpers(driver));
 });
 
