@@ -12,13 +12,16 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use wave_session::pack::{read_pack, Pack, MAX_INLINE_PACK_BYTES};
+use wave_session::pack::{read_pack, read_pack_at, Pack, PackAddress, MAX_INLINE_PACK_BYTES};
 use wave_session::{Progress, Session};
 
 use super::{compare, storage_get, storage_set, use_ctx, Ctx};
 
 /// localStorage key of the open lesson pack's text.
 pub const PACK_KEY: &str = "wave-playground.pack";
+/// localStorage key of the address the open pack was fetched from (empty for a file or a link),
+/// which its images are read beside.
+const PACK_ADDRESS_KEY: &str = "wave-playground.pack-address";
 
 /// A pack as opened: read, and its text as it came (what "Download as lesson pack" writes).
 pub struct OpenPack {
@@ -53,7 +56,7 @@ pub fn provide_packs(ctx: Ctx, link_state: &str) {
     OPEN.with(|cell| cell.set(Some(open)));
     if let Some(text) = Session::link_pack(link_state) {
         match read_pack(text.as_bytes()) {
-            Ok(pack) => set_open(ctx, pack, text),
+            Ok(pack) => set_open(ctx, pack, text, None),
             Err(e) => ctx.alert.set(Some(format!(
                 "The link's lesson pack cannot be opened: {e}. The link's kernel is shown."
             ))),
@@ -72,23 +75,30 @@ pub fn provide_packs(ctx: Ctx, link_state: &str) {
         return;
     }
     if let Some(text) = storage_get(PACK_KEY).filter(|t| !t.is_empty()) {
-        if let Ok(pack) = read_pack(text.as_bytes()) {
+        let address = stored_address();
+        if let Ok(pack) = read_pack_at(text.as_bytes(), address.as_ref()) {
             open.set(Some(Arc::new(OpenPack { pack, text })));
         }
     }
 }
 
-fn set_open(ctx: Ctx, pack: Pack, text: String) {
+fn stored_address() -> Option<PackAddress> {
+    storage_get(PACK_ADDRESS_KEY).and_then(|url| PackAddress::parse(&url))
+}
+
+fn set_open(ctx: Ctx, pack: Pack, text: String, address: Option<&str>) {
     if !ctx.page.embed {
         storage_set(PACK_KEY, &text);
+        storage_set(PACK_ADDRESS_KEY, address.unwrap_or_default());
     }
     open_pack().set(Some(Arc::new(OpenPack { pack, text })));
 }
 
 /// Opens the pack in `bytes` (from the file or address `name`) at its first lesson. A pack that
 /// cannot be read is explained, naming its line, and the work on show stays.
-pub fn open_pack_bytes(ctx: Ctx, name: &str, bytes: &[u8]) {
-    match read_pack(bytes) {
+/// `address` is the absolute address a fetched pack came from (`None` for a file).
+pub fn open_pack_bytes(ctx: Ctx, name: &str, bytes: &[u8], address: Option<&str>) {
+    match read_pack_at(bytes, address.and_then(PackAddress::parse).as_ref()) {
         Ok(pack) => {
             let text = String::from_utf8_lossy(bytes).into_owned();
             let note = format!(
@@ -96,7 +106,7 @@ pub fn open_pack_bytes(ctx: Ctx, name: &str, bytes: &[u8]) {
                 pack.title,
                 pack.lessons.len()
             );
-            set_open(ctx, pack, text);
+            set_open(ctx, pack, text, address);
             open_lesson(ctx, 0);
             ctx.alert.set(None);
             ctx.notice.set(Some(note));
@@ -144,8 +154,10 @@ fn fetch_pack(ctx: Ctx, url: String) {
         match body {
             Ok(buffer) => {
                 let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-                if !reopen_unchanged(ctx, &bytes) {
-                    open_pack_bytes(ctx, &url, &bytes);
+                // Its images are read beside it: the address as the browser fetched it.
+                let absolute = response.url();
+                if !reopen_unchanged(ctx, &bytes, &absolute) {
+                    open_pack_bytes(ctx, &url, &bytes, Some(&absolute));
                 }
             }
             Err(_) => failed("the download broke off".to_string()),
@@ -156,16 +168,16 @@ fn fetch_pack(ctx: Ctx, url: String) {
 /// A `#pack=` link opened again (a reload, a bookmark) whose pack is the one the last visit left
 /// open, unchanged: the pack is open again and the autosaved work stays on show, so the lesson
 /// the learner had reached and their edits are not replaced by the pack's first lesson.
-fn reopen_unchanged(ctx: Ctx, bytes: &[u8]) -> bool {
+fn reopen_unchanged(ctx: Ctx, bytes: &[u8], address: &str) -> bool {
     if ctx.page.embed {
         return false;
     }
     let Some(stored) = storage_get(PACK_KEY).filter(|text| text.as_bytes() == bytes) else {
         return false;
     };
-    match read_pack(bytes) {
+    match read_pack_at(bytes, PackAddress::parse(address).as_ref()) {
         Ok(pack) => {
-            set_open(ctx, pack, stored);
+            set_open(ctx, pack, stored, Some(address));
             true
         }
         Err(_) => false,
@@ -190,6 +202,7 @@ fn close_pack(ctx: Ctx) {
     open_pack().set(None);
     if !ctx.page.embed {
         storage_set(PACK_KEY, "");
+        storage_set(PACK_ADDRESS_KEY, "");
     }
 }
 

@@ -16,7 +16,7 @@ pub fn open_bytes(ctx: Ctx, name: &str, bytes: &[u8]) {
     // While comparing, the run whose region had focus last.
     let ctx = super::compare::target(ctx);
     if name.to_ascii_lowercase().ends_with(".md") {
-        super::lessons::open_pack_bytes(ctx, name, bytes);
+        super::lessons::open_pack_bytes(ctx, name, bytes, None);
         return;
     }
     match wave_session::open_file(name, bytes) {

@@ -76,6 +76,9 @@ test('#pack= fetches a pack; an address that fails says why', async ({ page }) =
   await page.goto('/#pack=e2e-packs/tiny.md');
   await expect(lessons(page).getByRole('heading', { name: 'Tiny course' })).toBeVisible();
   await expect(kernelEditor(page)).toContainText('.kernel every_lane');
+  // A relative image is read from beside the pack, not from beside the page.
+  await expect(page.getByRole('img', { name: 'Four lanes, each writing its id' }))
+    .toHaveAttribute('src', new URL('/e2e-packs/lanes.png', page.url()).href);
 
   // Opening the same link again (a reload) keeps the lesson reached, not the pack's first one.
   await page.getByRole('button', { name: 'Next lesson' }).click();

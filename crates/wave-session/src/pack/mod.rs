@@ -7,6 +7,7 @@
 //! format's reference. Reading a pack never fails silently: a malformed one is refused with one
 //! message naming its line, and the caller keeps the work on show.
 
+mod address;
 mod render;
 mod write;
 
@@ -20,6 +21,7 @@ use wave_engine::{LaunchField, LaunchSpec};
 
 use crate::form::ConfigForm;
 
+pub use address::PackAddress;
 pub use write::{kernel_pack, pack_markdown};
 
 /// Largest pack read: far beyond a course's text, small enough to refuse a wrong file at once.
@@ -88,6 +90,12 @@ fn error<T>(line: usize, message: impl Into<String>) -> Result<T, PackError> {
 
 /// Reads a pack from the bytes of a file or a download: checks its size and that it is text.
 pub fn read_pack(bytes: &[u8]) -> Result<Pack, PackError> {
+    read_pack_at(bytes, None)
+}
+
+/// [`read_pack`] for a pack fetched from `address`: its relative images are read from beside it,
+/// and absolute ones only from its own site.
+pub fn read_pack_at(bytes: &[u8], address: Option<&PackAddress>) -> Result<Pack, PackError> {
     if bytes.len() > MAX_PACK_BYTES {
         return error(
             0,
@@ -99,7 +107,7 @@ pub fn read_pack(bytes: &[u8]) -> Result<Pack, PackError> {
         );
     }
     match std::str::from_utf8(bytes) {
-        Ok(text) => parse_pack(text),
+        Ok(text) => parse_pack_at(text, address),
         Err(e) => {
             let line = bytes[..e.valid_up_to()]
                 .iter()
@@ -135,8 +143,13 @@ enum Heading {
 
 /// Reads a pack from its text.
 pub fn parse_pack(text: &str) -> Result<Pack, PackError> {
+    parse_pack_at(text, None)
+}
+
+/// [`parse_pack`] for a pack fetched from `address` (see [`read_pack_at`]).
+pub fn parse_pack_at(text: &str, address: Option<&PackAddress>) -> Result<Pack, PackError> {
     if text.len() > MAX_PACK_BYTES {
-        return read_pack(text.as_bytes());
+        return read_pack_at(text.as_bytes(), address);
     }
     let lines = LineIndex::new(text);
     let options = Options::ENABLE_HEADING_ATTRIBUTES | Options::ENABLE_STRIKETHROUGH;
@@ -178,7 +191,7 @@ pub fn parse_pack(text: &str) -> Result<Pack, PackError> {
                     }
                     Heading::Lesson(id) => {
                         if let Some(done) = draft.take() {
-                            lessons.push(finish(done, text, place.start)?);
+                            lessons.push(finish(done, text, place.start, address)?);
                         }
                         intro_end.get_or_insert(place.start);
                         draft = Some(begin_lesson(&lessons, id, words, at, place.end)?);
@@ -275,7 +288,7 @@ pub fn parse_pack(text: &str) -> Result<Pack, PackError> {
         return no_title(lines.count());
     };
     if let Some(done) = draft.take() {
-        lessons.push(finish(done, text, text.len())?);
+        lessons.push(finish(done, text, text.len(), address)?);
     }
     if lessons.is_empty() {
         return error(
@@ -286,7 +299,7 @@ pub fn parse_pack(text: &str) -> Result<Pack, PackError> {
     Ok(Pack {
         key: format!("{title}#{:016x}", fnv1a(text.as_bytes())),
         title,
-        intro_html: render::render(intro),
+        intro_html: render::render(intro, address),
         intro_markdown: cut(text, intro_start..intro_end.unwrap_or(text.len()), &[]),
         lessons,
     })
@@ -366,7 +379,12 @@ fn cut(text: &str, range: std::ops::Range<usize>, cuts: &[std::ops::Range<usize>
     kept.trim().to_string()
 }
 
-fn finish(draft: Draft<'_>, text: &str, end: usize) -> Result<PackLesson, PackError> {
+fn finish(
+    draft: Draft<'_>,
+    text: &str,
+    end: usize,
+    address: Option<&PackAddress>,
+) -> Result<PackLesson, PackError> {
     let Some((source, _)) = draft.source else {
         return error(
             draft.line,
@@ -379,7 +397,7 @@ fn finish(draft: Draft<'_>, text: &str, end: usize) -> Result<PackLesson, PackEr
     Ok(PackLesson {
         id: draft.id,
         title: draft.title,
-        prose_html: render::render(draft.prose),
+        prose_html: render::render(draft.prose, address),
         prose_markdown: cut(text, draft.body_start..end, &draft.cuts),
         source,
         form: draft.form,

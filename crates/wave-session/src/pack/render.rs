@@ -4,13 +4,20 @@
 //! Raw HTML in the Markdown is shown as the text it is. A link keeps its target only when the
 //! target is a web address (`http:`, `https:`), a mail address (`mailto:`), or a path or fragment
 //! of the page's own site; any other scheme (`javascript:`, `data:`, `vbscript:`, …) leaves its
-//! words as plain text. An image shows only when it comes from the page's own site (a relative
-//! path) or is a `data:image/…` picture in a raster format; otherwise its alt text stands in.
+//! words as plain text. An image shows only when it comes from the pack's own site or is a
+//! `data:image/…` picture in a raster format; otherwise its alt text stands in. A pack fetched
+//! from an address has that address's site (relative images are read from beside the pack); a
+//! pack from a file or a link has none, so only its `data:` pictures show.
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Tag, TagEnd};
 
+use super::PackAddress;
+
 /// Writes `events` (prose only: the pack's structure is already taken out) as inert HTML.
-pub(crate) fn render<'a>(events: impl IntoIterator<Item = Event<'a>>) -> String {
+pub(crate) fn render<'a>(
+    events: impl IntoIterator<Item = Event<'a>>,
+    address: Option<&PackAddress>,
+) -> String {
     let mut out = String::new();
     // For each open link or image: what its end tag writes (nothing for a refused link).
     let mut closers: Vec<&'static str> = Vec::new();
@@ -25,7 +32,7 @@ pub(crate) fn render<'a>(events: impl IntoIterator<Item = Event<'a>>) -> String 
                     image_depth -= 1;
                     if image_depth == 0 {
                         if let Some((src, text)) = alt.take() {
-                            write_image(&mut out, &src, &text);
+                            write_image(&mut out, &src, &text, address);
                         }
                     }
                 }
@@ -187,15 +194,16 @@ fn heading_digit(level: HeadingLevel) -> char {
     }
 }
 
-fn write_image(out: &mut String, src: &str, alt: &str) {
-    if safe_image(src) {
-        out.push_str("<img src=\"");
-        escape_into(out, src.trim());
-        out.push_str("\" alt=\"");
-        escape_into(out, alt);
-        out.push_str("\">");
-    } else {
-        escape_into(out, alt);
+fn write_image(out: &mut String, src: &str, alt: &str, address: Option<&PackAddress>) {
+    match image_source(src, address) {
+        Some(source) => {
+            out.push_str("<img src=\"");
+            escape_into(out, &source);
+            out.push_str("\" alt=\"");
+            escape_into(out, alt);
+            out.push_str("\">");
+        }
+        None => escape_into(out, alt),
     }
 }
 
@@ -228,19 +236,25 @@ fn safe_link(url: &str) -> Option<String> {
     }
 }
 
-/// Images come from the page's own site or are pictures written into the pack.
-fn safe_image(url: &str) -> bool {
+/// The address to load an image from, or `None` when it must not load: images come from the
+/// pack's own site or are pictures written into the pack.
+fn image_source(url: &str, address: Option<&PackAddress>) -> Option<String> {
     let read = as_browser_reads(url);
     match scheme(&read).as_deref() {
         // `//host/…` and `\\host` (which a browser reads as `//host`) name another site.
-        None => !read.starts_with("//") && !read.contains('\\'),
+        None if read.starts_with("//") || read.contains('\\') => None,
+        None => address.map(|address| address.resolve(&read)),
+        Some("http" | "https") => address
+            .filter(|a| a.holds(&read) && !read.contains('\\'))
+            .map(|_| read.clone()),
         Some("data") => {
             let lower = read.to_ascii_lowercase();
             ["png", "gif", "jpeg", "jpg", "webp"]
                 .iter()
                 .any(|kind| lower.starts_with(&format!("data:image/{kind};")))
+                .then_some(read)
         }
-        Some(_) => false,
+        Some(_) => None,
     }
 }
 
@@ -260,7 +274,12 @@ pub(crate) fn escape_into(out: &mut String, text: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::{safe_image, safe_link};
+    use super::{image_source, safe_link};
+    use crate::pack::PackAddress;
+
+    fn safe_image(url: &str) -> bool {
+        image_source(url, None).is_some()
+    }
 
     #[test]
     fn links_keep_web_mail_and_relative_targets_only() {
@@ -289,10 +308,11 @@ mod tests {
 
     #[test]
     fn images_come_from_the_site_or_the_pack_itself() {
-        assert!(safe_image("pictures/mask.png"));
-        assert!(safe_image("/mask.png"));
         assert!(safe_image("data:image/png;base64,AAAA"));
         for bad in [
+            // A pack from a file or a link has no site of its own to read a relative image from.
+            "pictures/mask.png",
+            "/mask.png",
             "https://tracker.example/p.gif",
             "//tracker.example/p.gif",
             "/\\tracker.example/p.gif",
@@ -302,5 +322,42 @@ mod tests {
         ] {
             assert!(!safe_image(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_fetched_pack_s_images_come_from_beside_it_or_its_own_site() {
+        let home = PackAddress::parse("https://courses.example/gpu/pack.md").expect("an address");
+        let from = |url: &str| image_source(url, Some(&home));
+        assert_eq!(
+            from("mask.png").as_deref(),
+            Some("https://courses.example/gpu/mask.png")
+        );
+        assert_eq!(
+            from("/top.png").as_deref(),
+            Some("https://courses.example/top.png")
+        );
+        assert_eq!(
+            from("https://courses.example/fig/1.png").as_deref(),
+            Some("https://courses.example/fig/1.png")
+        );
+        assert_eq!(
+            from("data:image/gif;base64,AAAA").as_deref(),
+            Some("data:image/gif;base64,AAAA")
+        );
+        for bad in [
+            "https://tracker.example/p.gif",
+            "https://courses.example.tracker.example/p.gif",
+            "https://courses.example@tracker.example/p.gif",
+            "//tracker.example/p.gif",
+            "javascript:alert(1)",
+        ] {
+            assert_eq!(from(bad), None, "{bad}");
+        }
+        // A pack from a file or a link has no site of its own: only its data: pictures show.
+        assert_eq!(image_source("fig/1.png", None), None);
+        assert_eq!(
+            image_source("https://courses.example/fig/1.png", None),
+            None
+        );
     }
 }

@@ -259,15 +259,20 @@ fn hostile_markdown_is_rendered_inert() {
         assert!(!html.contains("<script"), "{html}");
         assert!(!html.contains("<img src=\"x\""), "{html}");
     }
-    let pack = parse_pack(
-        "# H\n\n## L\n\n[click](javascript:alert(1)) ![tracker](https://t.example/p.gif) \
-         ![local](pics/mask.png)\n\n```wave\n.kernel k\n.end\n```\n",
-    )
-    .expect("it reads");
+    let text = "# H\n\n## L\n\n[click](javascript:alert(1)) ![tracker](https://t.example/p.gif) \
+                ![local](pics/mask.png)\n\n```wave\n.kernel k\n.end\n```\n";
+    let pack = parse_pack(text).expect("it reads");
     assert_eq!(
-        pack.lessons[0].prose_html,
-        "<p>click tracker <img src=\"pics/mask.png\" alt=\"local\"></p>\n",
-        "a refused link keeps its words, a refused image its alt text"
+        pack.lessons[0].prose_html, "<p>click tracker local</p>\n",
+        "a refused link keeps its words, a refused image its alt text (a pack from a file has \
+         no site to read a relative image from)"
+    );
+    let home = PackAddress::parse("https://courses.example/gpu/pack.md").expect("an address");
+    let fetched = parse_pack_at(text, Some(&home)).expect("it reads");
+    assert_eq!(
+        fetched.lessons[0].prose_html,
+        "<p>click tracker <img src=\"https://courses.example/gpu/pics/mask.png\" alt=\"local\"></p>\n",
+        "a fetched pack's relative image is read from beside it"
     );
     let raw = parse_pack("# H\n\n## L\n\n<b>bold?</b>\n\n```wave\n.kernel k\n.end\n```\n")
         .expect("it reads");
