@@ -26,6 +26,7 @@ pub mod registers;
 pub mod run_region;
 pub mod stack;
 pub mod stats;
+pub mod switch;
 pub mod timeline;
 pub mod timeline_picture;
 pub mod timing;

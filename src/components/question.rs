@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use super::switch::Switch;
 use super::{target_value, use_ctx};
 use wave_session::{lanes_phrase, Answer, QuestionKind};
 
@@ -16,17 +17,12 @@ pub fn QuestionsSwitch() -> impl IntoView {
     let on = Memo::new(move |_| ctx.with(|s| s.questions_on()));
     view! {
         <Show when=move || has_questions.get()>
-            <button
-                type="button"
-                role="switch"
-                class="btn switch"
-                aria-checked=move || if on.get() { "true" } else { "false" }
+            <Switch
+                label="Questions"
                 title="Stop at the kernel's questions and ask before revealing"
-                on:click=move |_| ctx.set_questions_on(!on.get_untracked())
-            >
-                <span class="switch-knob" aria-hidden="true"></span>
-                "Questions"
-            </button>
+                on=on
+                toggle=Callback::new(move |on| ctx.set_questions_on(on))
+            />
         </Show>
     }
 }

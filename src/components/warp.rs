@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 
+use super::switch::Switch;
 use super::{use_ctx, Ctx};
 use wave_session::{lanes_phrase, StackChange, WarpAnswer};
 
@@ -21,17 +22,12 @@ pub fn WarpSwitch() -> impl IntoView {
     let ctx = use_ctx();
     let on = Memo::new(move |_| ctx.with(|s| s.warp_on()));
     view! {
-        <button
-            type="button"
-            role="switch"
-            class="btn switch"
-            aria-checked=move || if on.get() { "true" } else { "false" }
+        <Switch
+            label="Be the warp"
             title="Stop before each control-flow instruction and perform it yourself"
-            on:click=move |_| set_on(ctx, !on.get_untracked())
-        >
-            <span class="switch-knob" aria-hidden="true"></span>
-            "Be the warp"
-        </button>
+            on=on
+            toggle=Callback::new(move |on| set_on(ctx, on))
+        />
     }
 }
 
