@@ -73,23 +73,6 @@ fn TextField(
     }
 }
 
-fn kind_name(kind: RegionKind) -> &'static str {
-    match kind {
-        RegionKind::Zeros => "zeros",
-        RegionKind::Iota => "iota",
-        RegionKind::Random => "random",
-        RegionKind::Literal => "literal",
-    }
-}
-
-fn elem_name(elem: ElemType) -> &'static str {
-    match elem {
-        ElemType::U32 => "u32",
-        ElemType::I32 => "i32",
-        ElemType::F32 => "f32",
-    }
-}
-
 /// One region's text field.
 #[component]
 fn RegionInput(
@@ -144,14 +127,10 @@ fn Region(index: usize) -> impl IntoView {
                     <span>"Kind"</span>
                     <select
                         class="select"
-                        prop:value=move || kind_name(kind())
+                        prop:value=move || kind().name()
                         on:change=move |event| {
-                            let kind = match target_value(&event).as_str() {
-                                "iota" => RegionKind::Iota,
-                                "random" => RegionKind::Random,
-                                "literal" => RegionKind::Literal,
-                                _ => RegionKind::Zeros,
-                            };
+                            let kind = RegionKind::from_name(&target_value(&event))
+                                .unwrap_or(RegionKind::Zeros);
                             update_form(
                                 ctx,
                                 |f| {
@@ -162,9 +141,9 @@ fn Region(index: usize) -> impl IntoView {
                             );
                         }
                     >
-                        {[RegionKind::Zeros, RegionKind::Iota, RegionKind::Random, RegionKind::Literal]
+                        {RegionKind::ALL
                             .into_iter()
-                            .map(|k| view! { <option value=kind_name(k)>{kind_name(k)}</option> })
+                            .map(|k| view! { <option value=k.name()>{k.name()}</option> })
                             .collect_view()}
                     </select>
                 </label>
@@ -172,13 +151,10 @@ fn Region(index: usize) -> impl IntoView {
                     <span>"Element type"</span>
                     <select
                         class="select"
-                        prop:value=move || region().map_or("u32", |r| elem_name(r.elem))
+                        prop:value=move || region().map_or("u32", |r| r.elem.name())
                         on:change=move |event| {
-                            let elem = match target_value(&event).as_str() {
-                                "i32" => ElemType::I32,
-                                "f32" => ElemType::F32,
-                                _ => ElemType::U32,
-                            };
+                            let elem = ElemType::from_name(&target_value(&event))
+                                .unwrap_or(ElemType::U32);
                             update_form(
                                 ctx,
                                 |f| {
@@ -189,9 +165,9 @@ fn Region(index: usize) -> impl IntoView {
                             );
                         }
                     >
-                        {[ElemType::U32, ElemType::I32, ElemType::F32]
+                        {ElemType::ALL
                             .into_iter()
-                            .map(|e| view! { <option value=elem_name(e)>{elem_name(e)}</option> })
+                            .map(|e| view! { <option value=e.name()>{e.name()}</option> })
                             .collect_view()}
                     </select>
                 </label>

@@ -143,6 +143,32 @@ test('Download as lesson pack writes a file that opens again to the same lessons
   await expect(lessons(page).getByRole('listitem')).toHaveCount(9);
 });
 
+test('a kernel with input data downloads as a pack that opens with the same data', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('gemm');
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download as lesson pack' }).click(),
+  ]);
+  const text = await readFile(await download.path(), 'utf8');
+  expect(text).toContain('memory: random f32 at 262144, count 65536, seed 2, low -1, high 1\n');
+
+  // Opened over a lesson without data, the pack's lesson brings both input matrices back.
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  await expect(page.getByRole('button', { name: /^Remove region/ })).toHaveCount(0);
+  await openWithChooser(page, download.suggestedFilename(), Buffer.from(text));
+  await expect(lessons(page).getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByRole('button', { name: /^Remove region/ })).toHaveCount(2);
+  const seeds = page.getByRole('textbox', { name: 'Seed' });
+  await expect(seeds).toHaveCount(2);
+  await expect(seeds.nth(0)).toHaveValue('1');
+  await expect(seeds.nth(1)).toHaveValue('2');
+  await expect(page.getByRole('textbox', { name: 'Count' }).nth(1)).toHaveValue('65536');
+  await expect(status(page)).toHaveText('ready');
+});
+
 test('a hostile pack runs no script, opens no dialog and goes nowhere', async ({ page }) => {
   let dialogs = 0;
   page.on('dialog', (dialog) => { dialogs += 1; dialog.dismiss(); });

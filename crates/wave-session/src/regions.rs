@@ -15,11 +15,56 @@ pub enum RegionKind {
     Literal,
 }
 
+impl RegionKind {
+    pub const ALL: [RegionKind; 4] = [
+        RegionKind::Zeros,
+        RegionKind::Iota,
+        RegionKind::Random,
+        RegionKind::Literal,
+    ];
+
+    /// The name the Launch tab and a pack's `memory:` lines give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RegionKind::Zeros => "zeros",
+            RegionKind::Iota => "iota",
+            RegionKind::Random => "random",
+            RegionKind::Literal => "literal",
+        }
+    }
+
+    /// The kind of that name, in any case.
+    pub fn from_name(name: &str) -> Option<RegionKind> {
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.name().eq_ignore_ascii_case(name))
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ElemType {
     U32,
     I32,
     F32,
+}
+
+impl ElemType {
+    pub const ALL: [ElemType; 3] = [ElemType::U32, ElemType::I32, ElemType::F32];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ElemType::U32 => "u32",
+            ElemType::I32 => "i32",
+            ElemType::F32 => "f32",
+        }
+    }
+
+    /// The type of that name, in any case.
+    pub fn from_name(name: &str) -> Option<ElemType> {
+        Self::ALL
+            .into_iter()
+            .find(|elem| elem.name().eq_ignore_ascii_case(name))
+    }
 }
 
 /// One block of device memory to initialise. Which text fields matter depends on `kind`:

@@ -8,6 +8,7 @@
 //! message naming its line, and the caller keeps the work on show.
 
 mod address;
+mod memory_line;
 mod render;
 mod write;
 
@@ -406,7 +407,7 @@ fn finish(
 }
 
 /// The launch settings a pack may write, by the Launch tab's names (and shorter ones).
-const LAUNCH_NAMES: [(&str, LaunchName); 13] = [
+const LAUNCH_NAMES: [(&str, LaunchName); 14] = [
     ("kernel", LaunchName::Kernel),
     ("grid", LaunchName::Spec(LaunchField::Grid)),
     ("workgroup size", LaunchName::Spec(LaunchField::Workgroup)),
@@ -429,6 +430,7 @@ const LAUNCH_NAMES: [(&str, LaunchName); 13] = [
     ),
     ("reference emulator behaviour", LaunchName::Reference),
     ("reference behaviour", LaunchName::Reference),
+    ("memory", LaunchName::Memory),
 ];
 
 #[derive(Clone, Copy)]
@@ -436,10 +438,13 @@ enum LaunchName {
     Kernel,
     Spec(LaunchField),
     Reference,
+    /// One region of the device memory's contents; the line may come again.
+    Memory,
 }
 
 /// Applies the lines of a ```launch block; `first` is the line number of its first line.
 fn apply_launch(form: &mut ConfigForm, body: &str, first: usize) -> Result<(), PackError> {
+    let mut region_lines = Vec::new();
     for (index, raw) in body.lines().enumerate() {
         let line = first + index;
         let text = raw.trim();
@@ -467,6 +472,12 @@ fn apply_launch(form: &mut ConfigForm, body: &str, first: usize) -> Result<(), P
         };
         match *which {
             LaunchName::Kernel => form.kernel = value,
+            LaunchName::Memory => {
+                let region =
+                    memory_line::read_region(&value).or_else(|message| error(line, message))?;
+                form.regions.push(region);
+                region_lines.push(line);
+            }
             LaunchName::Reference => {
                 form.reference_behaviour = match value.to_ascii_lowercase().as_str() {
                     "on" | "yes" | "true" => true,
@@ -494,7 +505,8 @@ fn apply_launch(form: &mut ConfigForm, body: &str, first: usize) -> Result<(), P
             }
         }
     }
-    Ok(())
+    memory_line::check_fit(&form.device_memory, &form.regions, &region_lines)
+        .or_else(|(line, message)| error(line, message))
 }
 
 /// Reads one value as the Launch tab would, so a pack's mistake is named at its line.

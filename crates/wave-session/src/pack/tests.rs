@@ -338,3 +338,103 @@ fn ids_are_made_from_titles() {
     assert_eq!(slug("  Ballot, any and all! "), "ballot-any-and-all");
     assert_eq!(slug("Ünïcode"), "n-code");
 }
+
+#[test]
+fn the_gemm_example_leaves_as_a_pack_with_its_input_matrices_and_opens_the_same() {
+    let gemm = crate::examples::gemm_example();
+    assert_eq!(gemm.form.regions.len(), 2, "A and B are seeded regions");
+    let text = kernel_pack(gemm.title, gemm.id, "", &gemm.source, &gemm.form);
+    assert!(
+        text.contains("memory: random f32 at 0, count 65536, seed 1, low -1, high 1\n"),
+        "{text}"
+    );
+    let pack = parse_pack(&text).expect("it reads");
+    assert_eq!(pack.lessons[0].form, gemm.form);
+    assert_eq!(pack.lessons[0].source, gemm.source);
+}
+
+#[test]
+fn every_kind_of_memory_contents_reads_back_the_same() {
+    use crate::regions::{ElemType, RegionForm, RegionKind};
+    let iota = RegionForm {
+        count: "64".into(),
+        start: "-4".into(),
+        step: "2".into(),
+        ..RegionForm::new(RegionKind::Iota, ElemType::I32, "0x100")
+    };
+    let literal = RegionForm {
+        values: "1.5, 2\n-3 0x3f800000".into(),
+        ..RegionForm::new(RegionKind::Literal, ElemType::F32, "512")
+    };
+    let form = ConfigForm {
+        device_memory: "4K".into(),
+        regions: vec![
+            RegionForm::new(RegionKind::Zeros, ElemType::U32, "0"),
+            iota,
+            RegionForm::new(RegionKind::Random, ElemType::U32, "1024"),
+            literal,
+        ],
+        ..ConfigForm::default()
+    };
+    let text = kernel_pack("Data", "data", "", ".kernel k\n    halt\n.end\n", &form);
+    let read = parse_pack(&text).expect("it reads").lessons.remove(0).form;
+    assert_eq!(read.regions.len(), 4);
+    for (a, b) in read.regions.iter().zip(&form.regions) {
+        let as_written = RegionForm {
+            values: b.values.replace('\n', " "),
+            ..b.clone()
+        };
+        assert_eq!(a, &as_written);
+    }
+    // Fields left out keep the Launch tab's defaults for a new region.
+    let short = "# T\n\n## L\n```wave\n.kernel k\n    halt\n.end\n```\n\n```launch\nmemory: iota f32 at 0x40\n```\n";
+    let region = &parse_pack(short).expect("it reads").lessons[0].form.regions[0];
+    assert_eq!(
+        region,
+        &RegionForm::new(RegionKind::Iota, ElemType::F32, "0x40")
+    );
+}
+
+#[test]
+fn a_wrong_memory_line_is_named_with_its_line() {
+    let cases = [
+        ("memory: stripes u32 at 0", "`stripes` is not a kind"),
+        ("memory: iota u64 at 0", "`u64` is not an element type"),
+        ("memory: iota u32 0", "a memory line is `memory: <kind>"),
+        (
+            "memory: iota u32 from 0",
+            "write `at` before the byte offset",
+        ),
+        (
+            "memory: zeros u32 at 0, seed 3",
+            "`seed` is not a field of zeros",
+        ),
+        (
+            "memory: iota u32 at 0, count 4, count 5",
+            "`count` is given twice",
+        ),
+        ("memory: random i32 at 0, count", "`count` needs a value"),
+        ("memory: iota u32 at 0, count many", "`count`:"),
+        (
+            "memory: random f32 at 0, low 2, high 1",
+            "`high`: the high bound",
+        ),
+        (
+            "memory: literal u32 at 0x10, values",
+            "`values` needs a value",
+        ),
+        ("memory: iota u32 at 0xZZ", "`offset`:"),
+        (
+            "memory: zeros u32 at 240, count 8",
+            "past the device memory (256 bytes)",
+        ),
+    ];
+    for (line, words) in cases {
+        let text = format!(
+            "# T\n\n## L\n```wave\n.kernel k\n    halt\n.end\n```\n\n```launch\ndevice memory: 256\n{line}\n```\n"
+        );
+        let (at, message) = refused(&text);
+        assert_eq!(at, 12, "{line}: {message}");
+        assert!(message.contains(words), "{line}: {message}");
+    }
+}

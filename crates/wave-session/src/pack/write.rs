@@ -107,6 +107,11 @@ pub(crate) fn launch_lines(form: &ConfigForm) -> Vec<String> {
     if form.reference_behaviour {
         lines.push("reference emulator behaviour: on".to_string());
     }
+    lines.extend(
+        form.regions
+            .iter()
+            .map(|region| format!("memory: {}", super::memory_line::write_region(region))),
+    );
     lines
 }
 

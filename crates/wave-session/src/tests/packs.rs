@@ -107,3 +107,20 @@ fn the_documented_example_pack_reads() {
         );
     }
 }
+
+#[test]
+fn the_documented_memory_lines_read() {
+    let doc = include_str!("../../../../docs/lesson-packs.md");
+    let examples: Vec<&str> = doc
+        .split('`')
+        .filter(|part| part.starts_with("memory: "))
+        .collect();
+    assert!(examples.len() >= 5, "{examples:?}");
+    for line in examples {
+        let text = format!(
+            "# T\n\n## L\n```wave\n.kernel k\n    halt\n.end\n```\n\n```launch\ndevice memory: 64K\n{line}\n```\n"
+        );
+        let pack = parse_pack(&text).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(pack.lessons[0].form.regions.len(), 1, "{line}");
+    }
+}
