@@ -329,3 +329,27 @@ fn a_mask_question_on_a_control_flow_line_is_asked_first_and_its_reveal_runs_it(
     assert!(s.warp_question().is_none());
     assert_eq!(next_question(&mut s).as_deref(), Some("endif"));
 }
+
+#[test]
+fn step_over_and_step_out_stop_at_the_questions_inside_what_they_run() {
+    let mut s = kinds(3);
+    assert_eq!(next_question(&mut s).as_deref(), Some("if p1"));
+    s.show_warp();
+    // Inside the `if`: Step out would run to its `endif`, but the `else` on the way asks.
+    assert!(s.step_out());
+    assert!(matches!(s.run_slice(1000), RunProgress::Paused { line: 12 }));
+    assert_eq!(s.warp_question().map(|q| q.code.as_str()), Some("else"));
+    s.show_warp();
+    assert_eq!(next_question(&mut s).as_deref(), Some("endif"));
+    s.show_warp();
+    // On the `loop`, which asks first; once shown, Step over runs the body and stops at the
+    // first question in it.
+    assert_eq!(next_question(&mut s).as_deref(), Some("loop"));
+    s.show_warp();
+    assert!(s.step_over());
+    assert!(matches!(s.run_slice(1000), RunProgress::Paused { .. }));
+    assert_eq!(
+        s.warp_question().map(|q| q.code.as_str()),
+        Some("@p2 continue p3")
+    );
+}
