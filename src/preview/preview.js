@@ -7,17 +7,19 @@
 //
 // The work is chosen as the app chooses it (src/app.rs): a share link in the address, else the
 // autosave, else the default kernel. Anything the preview cannot show as the app will (a link it
-// cannot read, two compared runs, an embedded page, a lesson pack named by address, a browser
-// without DecompressionStream('deflate-raw')) leaves the page as it was: the loading note, and
-// whatever the app then says. Nothing here is clickable or focusable, so nothing done before the
+// cannot read, two compared runs, an embedded page, a lesson pack named by address, a link or
+// autosave in a browser without DecompressionStream('deflate-raw')) leaves the page as it was:
+// the loading note, and whatever the app then says. Nothing here is clickable or focusable, so nothing done before the
 // app starts is lost or harmful; the app reads the address and storage itself, as before. When
 // the app starts (or fails to), index.html removes the preview with the loading note.
 (function () {
   'use strict';
   var DATA = __WAVE_PREVIEW_DATA__;
-  // As crates/wave-session/src/share.rs: the longest link body and payload it reads.
+  // As crates/wave-session/src/share.rs: the longest link body and payload it reads, and the
+  // most steps a link may ask for.
   var MAX_LINK_CHARS = 1 << 21;
   var MAX_DECODED_BYTES = 1 << 20;
+  var MAX_LINK_STEPS = 200000000;
   var AUTOSAVE_KEY = 'wave-playground.autosave';
 
   var root = document.documentElement;
@@ -70,10 +72,25 @@
           return joined;
         }, new Uint8Array(0))));
       var payload = JSON.parse(json);
-      return payload && typeof payload === 'object' && typeof payload.source === 'string' ? payload : null;
+      if (!payload || typeof payload !== 'object' || typeof payload.source !== 'string') return null;
+      return payload.steps > MAX_LINK_STEPS ? null : payload;
     }).catch(function () {
       return null;
     });
+  }
+
+  // Whether this browser reads raw deflate, which links and autosaves are compressed with.
+  function inflates() {
+    if (typeof DecompressionStream !== 'function' || typeof Blob !== 'function' || !Blob.prototype.stream) {
+      return false;
+    }
+    try {
+      // Older browsers have the stream but not raw deflate.
+      new DecompressionStream('deflate-raw');
+      return true;
+    } catch (e) {
+      return false;
+    }
   }
 
   // What the app will open, as `{ source, example, pack }`, or null to show nothing.
@@ -81,13 +98,16 @@
     var parts = location.hash.replace(/^#/, '').split('&');
     var state = parts[0];
     if (parts.indexOf('embed') > 0 || state.slice(0, 5) === 'pack=') return Promise.resolve(null);
-    if (state) return decode('v1', state.trim());
     var saved = null;
     try {
       saved = localStorage.getItem(AUTOSAVE_KEY);
     } catch (e) {}
     var fallback = { source: DATA['default'] };
-    if (!saved) return Promise.resolve(fallback);
+    // The default kernel needs nothing decoded; a link or an autosave does.
+    if (!state && !saved) return Promise.resolve(fallback);
+    if (!inflates()) return Promise.resolve(null);
+    if (state) return decode('v1', state.trim());
+    // An autosave the app cannot read gives way to the default kernel there too.
     return decode('a1', saved.trim()).then(function (payload) { return payload || fallback; });
   }
 
@@ -202,14 +222,5 @@
     return true;
   }
 
-  if (typeof DecompressionStream !== 'function' || typeof Blob !== 'function' || !Blob.prototype.stream) {
-    return decided(false);
-  }
-  try {
-    // Older browsers have the stream but not raw deflate, which links use.
-    new DecompressionStream('deflate-raw');
-  } catch (e) {
-    return decided(false);
-  }
   work().then(show).then(decided, function () { decided(false); });
 })();

@@ -115,6 +115,29 @@ test('a link the preview cannot read leaves the page to the app, with no error',
   }
 });
 
+test('a browser without raw-deflate decompression shows the default kernel, and no link', async ({ page }) => {
+  await page.addInitScript(() => { delete window.DecompressionStream; });
+  let release = await holdWasm(page);
+  await page.goto('/');
+  await previewDecided(page, 'shown');
+  await expect(previewKernel(page)).toContainText('; One wave of eight lanes: even lanes take the `if` side,');
+  release();
+  await expect(kernelEditor(page)).toBeVisible();
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('nested-if');
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page).toHaveURL(/#v1\./);
+
+  await page.unrouteAll();
+  release = await holdWasm(page);
+  await page.reload();
+  await previewDecided(page, 'none');
+  await expect(loadingNote(page)).toHaveText('Loading WAVE Playground…');
+  await expect(kernelPane(page)).toHaveCount(0);
+  release();
+  await expect(kernelEditor(page)).toBeVisible();
+  await expect(page.locator('details.example-notes summary')).toContainText('Nested if');
+});
+
 // Without the fixture: a failed download is a page error by design here.
 plain('a download that fails takes the preview away with the loading note', async ({ page }) => {
   await page.route('**/*_bg.wasm', (route) => route.abort('connectionreset'));
