@@ -148,6 +148,10 @@
     // Two compared runs are laid out otherwise; the app shows them.
     if (!payload || payload.b || payload.pair || !document.getElementById('loading')) return false;
     var source = payload.source;
+    // A lesson's explanation (none for a lesson pack carried in the link: its prose is the
+    // app's to render).
+    var notes = !payload.pack && typeof payload.example === 'string' &&
+      Object.prototype.hasOwnProperty.call(DATA.examples, payload.example) ? DATA.examples[payload.example] : null;
     var app = element('div', 'app preview');
     app.id = 'preview';
     var header = element('header', 'app-header');
@@ -157,16 +161,21 @@
     brand.appendChild(mark);
     brand.appendChild(document.createTextNode('WAVE Playground'));
     header.appendChild(brand);
+    // The app header's controls, unseen, so that the header wraps to the app's height at any
+    // width and the panes below do not move when the app takes over.
+    var picker = element('span', 'select examples preview-reserve', notes ? notes.title : 'Examples');
+    header.appendChild(picker);
+    header.appendChild(element('span', 'header-spacer'));
+    ['Compare runs', 'Open file…', 'Copy link', 'Copy embed code', '◐ Theme: system', 'Export ▾',
+      'Presenter mode', 'Help'].forEach(function (label) {
+      header.appendChild(element('span', 'btn preview-reserve', label));
+    });
     app.appendChild(header);
 
     var workspace = element('div', 'workspace');
     var editorPane = element('section', 'pane editor-pane');
     editorPane.setAttribute('aria-label', 'Kernel');
     editorPane.appendChild(element('h2', 'pane-title', 'Kernel'));
-    // A lesson's explanation (none for a lesson pack carried in the link: its prose is the
-    // app's to render).
-    var notes = !payload.pack && typeof payload.example === 'string' &&
-      Object.prototype.hasOwnProperty.call(DATA.examples, payload.example) ? DATA.examples[payload.example] : null;
     if (notes) {
       var box = element('div', 'example-notes preview-notes');
       box.setAttribute('data-preview', 'notes');
