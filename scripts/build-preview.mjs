@@ -37,6 +37,11 @@ if (!script.includes(PLACEHOLDER)) {
 // nothing in the data can close the inline <script> element.
 const filled = script.replace(PLACEHOLDER, () => data.replaceAll("</", "<\\/"));
 const { code } = await transform(filled, { minify: true, target: "es2017", legalComments: "none" });
+// Inlined in a <script> element, the code must not end it early or open an HTML comment in it.
+if (/<\/script|<!--/i.test(code)) {
+  console.error("build-preview: the minified preview holds </script or <!--, which would break the page");
+  process.exit(1);
+}
 if (!existsSync(out) || readFileSync(out, "utf8") !== code) {
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, code);
