@@ -22,7 +22,8 @@
 // run; when a condition first holds in the DOM, the time is read in the first task after the next
 // frame has been drawn (the compositor shows that frame a little later, and FCP, a presentation
 // time, includes that wait). Nothing outside the page polls it. Measured:
-//   readable     the editor shows the kernel's first line and the lesson's explanation has text
+//   readable     the kernel's first line and the lesson's explanation (with text) are shown, by
+//                the editor or by index.html's preview before the app has started
 //   interactive  the Run button is enabled and the lanes are drawn (the Lanes group has a button)
 //   FCP          First Contentful Paint (the `paint` performance entry)
 // and, for the report of where the time goes, when the page's files arrived (Resource Timing), when
@@ -149,10 +150,11 @@ function instrument(firstLine) {
     };
     finish();
   };
+  // The app's editor and notes, or index.html's preview of them before the app has started.
   const readable = () => {
-    const editor = document.querySelector('[role="textbox"][aria-label="Kernel source"]');
+    const editor = document.querySelector('[role="textbox"][aria-label="Kernel source"], [data-preview="kernel"]');
     if (!editor || !editor.textContent.includes(firstLine)) return false;
-    const notes = document.querySelector('details.example-notes p');
+    const notes = document.querySelector('details.example-notes p, [data-preview="notes"] p');
     return !!notes && notes.textContent.trim() !== '';
   };
   const interactive = () => {

@@ -26,6 +26,7 @@ mod memory_view;
 mod open_file;
 pub mod pacer;
 pub mod pack;
+pub mod preview;
 mod progress;
 mod quiz;
 pub mod recompile;
