@@ -2,9 +2,9 @@
 // (breakpoints, the selected wave's line, per-line SIMD efficiency) as decorations and gutters.
 // Driven from Rust through `src/codemirror.rs`; this module holds no state of the playground.
 
-import { EditorState, StateEffect, StateField, Annotation, RangeSetBuilder, Prec, Compartment } from "@codemirror/state";
+import { EditorState, StateEffect, StateField, Annotation, RangeSet, RangeSetBuilder, Prec, Compartment } from "@codemirror/state";
 import {
-  EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, drawSelection, dropCursor,
+  EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, gutterLineClass, drawSelection, dropCursor,
   rectangularSelection, crosshairCursor, highlightSpecialChars, highlightActiveLineGutter, showTooltip,
 } from "@codemirror/view";
 import {
@@ -71,22 +71,23 @@ const machineLines = ViewPlugin.fromClass(
   { decorations: (plugin) => plugin.decorations },
 );
 
-/// A line number that is also the line's breakpoint button.
+/// A line number that is also the line's breakpoint button. Whether it is the wave's line is
+/// a class on its gutter element (see `currentLineGutter`), so a step that moves the line keeps
+/// both buttons as they are.
 class LineButton extends GutterMarker {
-  constructor(line, breakpoint, current, hooks) {
+  constructor(line, breakpoint, hooks) {
     super();
     this.line = line;
     this.breakpoint = breakpoint;
-    this.current = current;
     this.hooks = hooks;
   }
   eq(other) {
-    return other.line === this.line && other.breakpoint === this.breakpoint && other.current === this.current;
+    return other.line === this.line && other.breakpoint === this.breakpoint;
   }
   toDOM() {
     const button = document.createElement("button");
     button.type = "button";
-    button.className = "bp-toggle" + (this.breakpoint ? " bp" : "") + (this.current ? " current" : "");
+    button.className = this.breakpoint ? "bp-toggle bp" : "bp-toggle";
     button.tabIndex = -1;
     button.setAttribute("aria-label", `Toggle breakpoint on line ${this.line}`);
     button.setAttribute("aria-pressed", this.breakpoint ? "true" : "false");
@@ -104,6 +105,23 @@ class LineButton extends GutterMarker {
     return button;
   }
 }
+
+/// Marks the gutter elements of the selected wave's line (`cm-exec-gutter`): changing which line
+/// carries the class changes two class attributes, where new markers would rebuild both lines'
+/// buttons.
+class CurrentLineClass extends GutterMarker {
+  constructor() {
+    super();
+    this.elementClass = "cm-exec-gutter";
+  }
+}
+const currentLineClass = new CurrentLineClass();
+const currentLineGutter = gutterLineClass.compute(["doc", currentLineField], (state) => {
+  const line = state.field(currentLineField);
+  return line >= 1 && line <= state.doc.lines
+    ? RangeSet.of([currentLineClass.range(state.doc.line(line).from)])
+    : RangeSet.empty;
+});
 
 class Spacer extends GutterMarker {
   constructor(text) {
@@ -127,46 +145,82 @@ function breakpointGutter(hooks) {
     class: "cm-bp-gutter",
     lineMarker(view, block) {
       const line = view.state.doc.lineAt(block.from).number;
-      return new LineButton(line, view.state.field(breakpointField).has(line),
-        view.state.field(currentLineField) === line, hooks);
+      return new LineButton(line, view.state.field(breakpointField).has(line), hooks);
     },
-    lineMarkerChange: (update) => update.transactions.some((tr) =>
-      tr.effects.some((e) => e.is(setBreakpoints) || e.is(setCurrentLine))),
+    lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setBreakpoints))),
     initialSpacer: (view) => new Spacer(String(view.state.doc.lines).replace(/./g, "9")),
     updateSpacer: (spacer, update) => new Spacer(String(update.state.doc.lines).replace(/./g, "9")),
   });
 }
 
+/// Brings a heat bar up to date with `heat` ([SIMD efficiency 0..1, executions, share of the
+/// gutter's width]), writing only what changed.
+function showHeat(bar, heat) {
+  const shown = bar.waveHeat;
+  if (shown === heat) return;
+  const [efficiency, executions, share] = heat;
+  if (shown?.[0] !== efficiency) bar.style.setProperty("--heat", efficiency.toFixed(3));
+  // The bar's length where the gutter is wide enough to show it (two runs compared).
+  if (shown?.[2] !== share) bar.style.setProperty("--share", share.toFixed(3));
+  if (shown?.[0] !== efficiency || shown?.[1] !== executions) {
+    bar.title = `${executions} wave-instructions, SIMD efficiency ${Math.round(efficiency * 100)}%`;
+  }
+  bar.waveHeat = heat;
+}
+
+/// A line's heat bar. Markers of the same line are equal whatever their heat, so the gutter
+/// keeps a line's bar while its heat changes, and `heatBars` rewrites the bar's colour, length
+/// and hover text in place: a step changes a few style properties instead of replacing the bars
+/// of the lines it ran.
 class HeatMarker extends GutterMarker {
-  constructor(efficiency, executions, share) {
+  constructor(line, heat, bars) {
     super();
-    this.efficiency = efficiency;
-    this.executions = executions;
-    this.share = share;
+    this.line = line;
+    this.heat = heat;
+    this.bars = bars;
   }
   eq(other) {
-    return other.efficiency === this.efficiency && other.executions === this.executions && other.share === this.share;
+    return other.line === this.line;
   }
   toDOM() {
     const bar = document.createElement("span");
     bar.className = "heat shown";
-    bar.style.setProperty("--heat", this.efficiency.toFixed(3));
-    // The bar's length where the gutter is wide enough to show it (two runs compared).
-    bar.style.setProperty("--share", this.share.toFixed(3));
-    bar.title = `${this.executions} wave-instructions, SIMD efficiency ${Math.round(this.efficiency * 100)}%`;
+    showHeat(bar, this.heat);
     bar.setAttribute("aria-hidden", "true");
+    this.bars.set(this.line, bar);
     return bar;
+  }
+  destroy(dom) {
+    if (this.bars.get(this.line) === dom) this.bars.delete(this.line);
   }
 }
 
-const heatGutter = gutter({
-  class: "cm-heat-gutter",
-  lineMarker(view, block) {
-    const heat = view.state.field(heatField).get(view.state.doc.lineAt(block.from).number);
-    return heat ? new HeatMarker(heat[0], heat[1], heat[2]) : null;
-  },
-  lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setHeat))),
-});
+/// The heat gutter; `bars` holds the bar shown for each line.
+function heatGutter(bars) {
+  return gutter({
+    class: "cm-heat-gutter",
+    lineMarker(view, block) {
+      const line = view.state.doc.lineAt(block.from).number;
+      const heat = view.state.field(heatField).get(line);
+      return heat ? new HeatMarker(line, heat, bars) : null;
+    },
+    lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setHeat))),
+  });
+}
+
+/// Rewrites the bars the heat gutter keeps when the heat or the text changes.
+function heatBars(bars) {
+  return ViewPlugin.define(() => ({
+    update(update) {
+      if (!update.docChanged && !update.transactions.some((tr) => tr.effects.some((e) => e.is(setHeat)))) return;
+      const heat = update.state.field(heatField);
+      for (const [line, bar] of bars) {
+        const now = heat.get(line);
+        if (now) showHeat(bar, now);
+      }
+    },
+  }));
+}
 
 /// The diagnostic under the caret as a tooltip, so a keyboard user reads what the mouse user
 /// reads on hover. Shown after the caret moves, hidden on the next edit.
@@ -312,6 +366,7 @@ export class WaveEditor {
   constructor(parent, text, mnemonics, cacheHints, specials, changed, caret, toggleBreakpoint) {
     const table = new MnemonicTable(mnemonics, cacheHints, specials);
     const hooks = { toggleBreakpoint };
+    const bars = new Map();
     const toggleAtCaret = (view) => {
       toggleBreakpoint(view.state.doc.lineAt(view.state.selection.main.head).number);
       return true;
@@ -325,7 +380,8 @@ export class WaveEditor {
         extensions: [
           breakpointGutter(hooks),
           lintGutter(),
-          heatGutter,
+          heatGutter(bars),
+          heatBars(bars),
           foldGutter(),
           highlightActiveLineGutter(),
           highlightSpecialChars(),
@@ -351,6 +407,7 @@ export class WaveEditor {
           currentLineField,
           heatField,
           machineLines,
+          currentLineGutter,
           caretDiagnostic,
           Prec.high(keymap.of([
             { key: "Mod-F9", run: toggleAtCaret, preventDefault: true },
