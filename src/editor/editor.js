@@ -4,7 +4,8 @@
 
 import { EditorState, StateEffect, StateField, Annotation, RangeSet, RangeSetBuilder, Prec, Compartment } from "@codemirror/state";
 import {
-  EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, gutterLineClass, drawSelection, dropCursor,
+  EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, gutterLineClass, layer, RectangleMarker,
+  drawSelection, dropCursor,
   rectangularSelection, crosshairCursor, highlightSpecialChars, highlightActiveLineGutter, showTooltip,
 } from "@codemirror/view";
 import {
@@ -38,29 +39,25 @@ const currentLineField = latestOf(setCurrentLine, () => 0);
 /// Per line: [efficiency 0..1, executions, executions over the scale 0..1].
 const heatField = latestOf(setHeat, () => new Map());
 
-const currentLineDeco = Decoration.line({ class: "cm-exec-line" });
 const breakpointLineDeco = Decoration.line({ class: "cm-bp-line" });
 
-/// The selected wave's line and the breakpoint lines, as line decorations (visible lines only).
-const machineLines = ViewPlugin.fromClass(
+/// The breakpoint lines, as line decorations (visible lines only).
+const breakpointLines = ViewPlugin.fromClass(
   class {
     constructor(view) {
       this.decorations = this.build(view);
     }
     update(update) {
-      const changed = update.transactions.some((tr) =>
-        tr.effects.some((e) => e.is(setBreakpoints) || e.is(setCurrentLine)));
+      const changed = update.transactions.some((tr) => tr.effects.some((e) => e.is(setBreakpoints)));
       if (changed || update.docChanged || update.viewportChanged) this.decorations = this.build(update.view);
     }
     build(view) {
       const { doc } = view.state;
-      const current = view.state.field(currentLineField);
       const breakpoints = view.state.field(breakpointField);
       const builder = new RangeSetBuilder();
       for (const { from, to } of view.visibleRanges) {
         for (let pos = from; pos <= to;) {
           const line = doc.lineAt(pos);
-          if (line.number === current) builder.add(line.from, line.from, currentLineDeco);
           if (breakpoints.has(line.number)) builder.add(line.from, line.from, breakpointLineDeco);
           pos = line.to + 1;
         }
@@ -70,6 +67,32 @@ const machineLines = ViewPlugin.fromClass(
   },
   { decorations: (plugin) => plugin.decorations },
 );
+
+/// The selected wave's line, as a band behind its text (a layer) rather than a class on the
+/// line: a step that moves it moves one element, where a line decoration would have the editor
+/// redraw both lines and restyle its content. It covers the line as the line's own background
+/// did (a breakpoint line's translucent background shows over it), and it lies above the
+/// selection layer, which the line's background used to hide too (see the extensions' order).
+/// Lines folded away or out of the viewport have no band.
+const currentLineBand = layer({
+  above: false,
+  class: "cm-exec-layer",
+  update: (update) => update.docChanged || update.viewportChanged
+    || update.startState.field(currentLineField) !== update.state.field(currentLineField),
+  markers(view) {
+    const line = view.state.field(currentLineField);
+    if (line < 1 || line > view.state.doc.lines) return [];
+    const from = view.state.doc.line(line).from;
+    if (!view.visibleRanges.some((r) => r.from <= from && from <= r.to)) return [];
+    const block = view.lineBlockAt(from);
+    const scroller = view.scrollDOM.getBoundingClientRect();
+    const content = view.contentDOM.getBoundingClientRect();
+    // Relative to the scrolled content's corner, where the layer's markers are placed.
+    const left = content.left - scroller.left + view.scrollDOM.scrollLeft;
+    const top = view.documentTop - scroller.top + view.scrollDOM.scrollTop + block.top;
+    return [new RectangleMarker("cm-exec-line", left, top, content.width, block.height)];
+  },
+});
 
 /// A line number that is also the line's breakpoint button. Whether it is the wave's line is
 /// a class on its gutter element (see `currentLineGutter`), so a step that moves the line keeps
@@ -387,6 +410,9 @@ export class WaveEditor {
           highlightSpecialChars(),
           history(),
           codeFolding(),
+          // Before `drawSelection`: the band is drawn over the selection, as the line's
+          // background was.
+          currentLineBand,
           drawSelection(),
           dropCursor(),
           EditorState.allowMultipleSelections.of(true),
@@ -406,7 +432,7 @@ export class WaveEditor {
           breakpointField,
           currentLineField,
           heatField,
-          machineLines,
+          breakpointLines,
           currentLineGutter,
           caretDiagnostic,
           Prec.high(keymap.of([
