@@ -4,8 +4,7 @@
 
 import { EditorState, StateEffect, StateField, Annotation, RangeSet, RangeSetBuilder, Prec, Compartment } from "@codemirror/state";
 import {
-  EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, gutterLineClass, layer, RectangleMarker,
-  drawSelection, dropCursor,
+  EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, gutterLineClass, layer, drawSelection, dropCursor,
   rectangularSelection, crosshairCursor, highlightSpecialChars, highlightActiveLineGutter, showTooltip,
 } from "@codemirror/view";
 import {
@@ -68,6 +67,44 @@ const breakpointLines = ViewPlugin.fromClass(
   { decorations: (plugin) => plugin.decorations },
 );
 
+/// The band of the selected wave's line (see `currentLineBand`). It is moved by a transform
+/// rather than by its `top`: moving a positioned element marks the layout of every element
+/// above it, and with two editors, one editor's move made the other's next measure lay the
+/// page out again; a transform needs no layout.
+class Band {
+  constructor(left, top, width, height) {
+    this.left = left;
+    this.top = top;
+    this.width = width;
+    this.height = height;
+  }
+  draw() {
+    const band = document.createElement("div");
+    band.className = "cm-exec-line";
+    band.style.top = "0";
+    this.place(band);
+    return band;
+  }
+  place(band) {
+    band.style.left = `${this.left}px`;
+    band.style.width = `${this.width}px`;
+    band.style.height = `${this.height}px`;
+    band.style.transform = `translateY(${this.top}px)`;
+  }
+  update(band, previous) {
+    if (previous.left !== this.left || previous.width !== this.width || previous.height !== this.height) {
+      this.place(band);
+    } else {
+      band.style.transform = `translateY(${this.top}px)`;
+    }
+    return true;
+  }
+  eq(other) {
+    return other.left === this.left && other.top === this.top && other.width === this.width
+      && other.height === this.height;
+  }
+}
+
 /// The selected wave's line, as a band behind its text (a layer) rather than a class on the
 /// line: a step that moves it moves one element, where a line decoration would have the editor
 /// redraw both lines and restyle its content. It covers the line as the line's own background
@@ -90,7 +127,7 @@ const currentLineBand = layer({
     // Relative to the scrolled content's corner, where the layer's markers are placed.
     const left = content.left - scroller.left + view.scrollDOM.scrollLeft;
     const top = view.documentTop - scroller.top + view.scrollDOM.scrollTop + block.top;
-    return [new RectangleMarker("cm-exec-line", left, top, content.width, block.height)];
+    return [new Band(left, top, content.width, block.height)];
   },
 });
 
