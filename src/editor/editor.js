@@ -183,6 +183,9 @@ const currentLineGutter = gutterLineClass.compute(["doc", currentLineField], (st
     : RangeSet.empty;
 });
 
+/// As many 9s as `lines` has digits: the widest line number the gutter must fit.
+const widestNumber = (lines) => String(lines).replace(/./g, "9");
+
 class Spacer extends GutterMarker {
   constructor(text) {
     super();
@@ -208,8 +211,14 @@ function breakpointGutter(hooks) {
       return new LineButton(line, view.state.field(breakpointField).has(line), hooks);
     },
     lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setBreakpoints))),
-    initialSpacer: (view) => new Spacer(String(view.state.doc.lines).replace(/./g, "9")),
-    updateSpacer: (spacer, update) => new Spacer(String(update.state.doc.lines).replace(/./g, "9")),
+    initialSpacer: (view) => new Spacer(widestNumber(view.state.doc.lines)),
+    // The same spacer while the line count keeps its digits: the gutter compares a new one with
+    // the old on every update (every step), and keeps the old one without asking when it is
+    // the same object.
+    updateSpacer: (spacer, update) => {
+      const text = widestNumber(update.state.doc.lines);
+      return text === spacer.text ? spacer : new Spacer(text);
+    },
   });
 }
 
