@@ -4,7 +4,7 @@
 
 import { EditorState, StateEffect, StateField, Annotation, RangeSet, RangeSetBuilder, Prec, Compartment } from "@codemirror/state";
 import {
-  EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, gutterLineClass, layer, drawSelection, dropCursor,
+  EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, layer, drawSelection, dropCursor,
   rectangularSelection, crosshairCursor, highlightSpecialChars, highlightActiveLineGutter, showTooltip,
 } from "@codemirror/view";
 import {
@@ -132,7 +132,7 @@ const currentLineBand = layer({
 });
 
 /// A line number that is also the line's breakpoint button. Whether it is the wave's line is
-/// a class on its gutter element (see `currentLineGutter`), so a step that moves the line keeps
+/// a class on its gutter element (see `currentLineMarks`), so a step that moves the line keeps
 /// both buttons as they are.
 class LineButton extends GutterMarker {
   constructor(line, breakpoint, hooks) {
@@ -166,9 +166,10 @@ class LineButton extends GutterMarker {
   }
 }
 
-/// Marks the gutter elements of the selected wave's line (`cm-exec-gutter`): changing which line
-/// carries the class changes two class attributes, where new markers would rebuild both lines'
-/// buttons.
+/// Marks the line-number gutter's element of the selected wave's line (`cm-exec-gutter`):
+/// changing which line carries the class changes two class attributes, where new markers would
+/// rebuild both lines' buttons. Only that gutter gets it: a class for every gutter would make
+/// each of the others draw an element for the line just to carry it.
 class CurrentLineClass extends GutterMarker {
   constructor() {
     super();
@@ -176,12 +177,20 @@ class CurrentLineClass extends GutterMarker {
   }
 }
 const currentLineClass = new CurrentLineClass();
-const currentLineGutter = gutterLineClass.compute(["doc", currentLineField], (state) => {
+/// The class's place, kept as one value until the line or the text changes, so the gutter
+/// compares nothing on other updates.
+const currentLineMarks = StateField.define({
+  create: (state) => currentLineMarksAt(state),
+  update: (marks, tr) => (tr.docChanged || tr.startState.field(currentLineField) !== tr.state.field(currentLineField)
+    ? currentLineMarksAt(tr.state)
+    : marks),
+});
+function currentLineMarksAt(state) {
   const line = state.field(currentLineField);
   return line >= 1 && line <= state.doc.lines
     ? RangeSet.of([currentLineClass.range(state.doc.line(line).from)])
     : RangeSet.empty;
-});
+}
 
 /// As many 9s as `lines` has digits: the widest line number the gutter must fit.
 const widestNumber = (lines) => String(lines).replace(/./g, "9");
@@ -206,6 +215,7 @@ class Spacer extends GutterMarker {
 function breakpointGutter(hooks) {
   return gutter({
     class: "cm-bp-gutter",
+    markers: (view) => view.state.field(currentLineMarks),
     lineMarker(view, block) {
       const line = view.state.doc.lineAt(block.from).number;
       return new LineButton(line, view.state.field(breakpointField).has(line), hooks);
@@ -479,7 +489,7 @@ export class WaveEditor {
           currentLineField,
           heatField,
           breakpointLines,
-          currentLineGutter,
+          currentLineMarks,
           caretDiagnostic,
           Prec.high(keymap.of([
             { key: "Mod-F9", run: toggleAtCaret, preventDefault: true },
