@@ -2,9 +2,9 @@
 // (breakpoints, the selected wave's line, per-line SIMD efficiency) as decorations and gutters.
 // Driven from Rust through `src/codemirror.rs`; this module holds no state of the playground.
 
-import { EditorState, StateEffect, StateField, Annotation, RangeSetBuilder, Prec, Compartment } from "@codemirror/state";
+import { EditorState, StateEffect, StateField, Annotation, RangeSet, RangeSetBuilder, Prec, Compartment } from "@codemirror/state";
 import {
-  EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, drawSelection, dropCursor,
+  EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, layer, drawSelection, dropCursor,
   rectangularSelection, crosshairCursor, highlightSpecialChars, highlightActiveLineGutter, showTooltip,
 } from "@codemirror/view";
 import {
@@ -38,29 +38,25 @@ const currentLineField = latestOf(setCurrentLine, () => 0);
 /// Per line: [efficiency 0..1, executions, executions over the scale 0..1].
 const heatField = latestOf(setHeat, () => new Map());
 
-const currentLineDeco = Decoration.line({ class: "cm-exec-line" });
 const breakpointLineDeco = Decoration.line({ class: "cm-bp-line" });
 
-/// The selected wave's line and the breakpoint lines, as line decorations (visible lines only).
-const machineLines = ViewPlugin.fromClass(
+/// The breakpoint lines, as line decorations (visible lines only).
+const breakpointLines = ViewPlugin.fromClass(
   class {
     constructor(view) {
       this.decorations = this.build(view);
     }
     update(update) {
-      const changed = update.transactions.some((tr) =>
-        tr.effects.some((e) => e.is(setBreakpoints) || e.is(setCurrentLine)));
+      const changed = update.transactions.some((tr) => tr.effects.some((e) => e.is(setBreakpoints)));
       if (changed || update.docChanged || update.viewportChanged) this.decorations = this.build(update.view);
     }
     build(view) {
       const { doc } = view.state;
-      const current = view.state.field(currentLineField);
       const breakpoints = view.state.field(breakpointField);
       const builder = new RangeSetBuilder();
       for (const { from, to } of view.visibleRanges) {
         for (let pos = from; pos <= to;) {
           const line = doc.lineAt(pos);
-          if (line.number === current) builder.add(line.from, line.from, currentLineDeco);
           if (breakpoints.has(line.number)) builder.add(line.from, line.from, breakpointLineDeco);
           pos = line.to + 1;
         }
@@ -71,22 +67,87 @@ const machineLines = ViewPlugin.fromClass(
   { decorations: (plugin) => plugin.decorations },
 );
 
-/// A line number that is also the line's breakpoint button.
+/// The band of the selected wave's line (see `currentLineBand`). It is moved by a transform
+/// rather than by its `top`: moving a positioned element marks the layout of every element
+/// above it, and with two editors, one editor's move made the other's next measure lay the
+/// page out again; a transform needs no layout.
+class Band {
+  constructor(left, top, width, height) {
+    this.left = left;
+    this.top = top;
+    this.width = width;
+    this.height = height;
+  }
+  draw() {
+    const band = document.createElement("div");
+    band.className = "cm-exec-line";
+    band.style.top = "0";
+    this.place(band);
+    return band;
+  }
+  place(band) {
+    band.style.left = `${this.left}px`;
+    band.style.width = `${this.width}px`;
+    band.style.height = `${this.height}px`;
+    band.style.transform = `translateY(${this.top}px)`;
+  }
+  update(band, previous) {
+    if (previous.left !== this.left || previous.width !== this.width || previous.height !== this.height) {
+      this.place(band);
+    } else {
+      band.style.transform = `translateY(${this.top}px)`;
+    }
+    return true;
+  }
+  eq(other) {
+    return other.left === this.left && other.top === this.top && other.width === this.width
+      && other.height === this.height;
+  }
+}
+
+/// The selected wave's line, as a band behind its text (a layer) rather than a class on the
+/// line: a step that moves it moves one element, where a line decoration would have the editor
+/// redraw both lines and restyle its content. It covers the line as the line's own background
+/// did (a breakpoint line's translucent background shows over it), and it lies above the
+/// selection layer, which the line's background used to hide too (see the extensions' order).
+/// Lines folded away or out of the viewport have no band.
+const currentLineBand = layer({
+  above: false,
+  class: "cm-exec-layer",
+  update: (update) => update.docChanged || update.viewportChanged
+    || update.startState.field(currentLineField) !== update.state.field(currentLineField),
+  markers(view) {
+    const line = view.state.field(currentLineField);
+    if (line < 1 || line > view.state.doc.lines) return [];
+    const from = view.state.doc.line(line).from;
+    if (!view.visibleRanges.some((r) => r.from <= from && from <= r.to)) return [];
+    const block = view.lineBlockAt(from);
+    const scroller = view.scrollDOM.getBoundingClientRect();
+    const content = view.contentDOM.getBoundingClientRect();
+    // Relative to the scrolled content's corner, where the layer's markers are placed.
+    const left = content.left - scroller.left + view.scrollDOM.scrollLeft;
+    const top = view.documentTop - scroller.top + view.scrollDOM.scrollTop + block.top;
+    return [new Band(left, top, content.width, block.height)];
+  },
+});
+
+/// A line number that is also the line's breakpoint button. Whether it is the wave's line is
+/// a class on its gutter element (see `currentLineMarks`), so a step that moves the line keeps
+/// both buttons as they are.
 class LineButton extends GutterMarker {
-  constructor(line, breakpoint, current, hooks) {
+  constructor(line, breakpoint, hooks) {
     super();
     this.line = line;
     this.breakpoint = breakpoint;
-    this.current = current;
     this.hooks = hooks;
   }
   eq(other) {
-    return other.line === this.line && other.breakpoint === this.breakpoint && other.current === this.current;
+    return other.line === this.line && other.breakpoint === this.breakpoint;
   }
   toDOM() {
     const button = document.createElement("button");
     button.type = "button";
-    button.className = "bp-toggle" + (this.breakpoint ? " bp" : "") + (this.current ? " current" : "");
+    button.className = this.breakpoint ? "bp-toggle bp" : "bp-toggle";
     button.tabIndex = -1;
     button.setAttribute("aria-label", `Toggle breakpoint on line ${this.line}`);
     button.setAttribute("aria-pressed", this.breakpoint ? "true" : "false");
@@ -104,6 +165,35 @@ class LineButton extends GutterMarker {
     return button;
   }
 }
+
+/// Marks the line-number gutter's element of the selected wave's line (`cm-exec-gutter`):
+/// changing which line carries the class changes two class attributes, where new markers would
+/// rebuild both lines' buttons. Only that gutter gets it: a class for every gutter would make
+/// each of the others draw an element for the line just to carry it.
+class CurrentLineClass extends GutterMarker {
+  constructor() {
+    super();
+    this.elementClass = "cm-exec-gutter";
+  }
+}
+const currentLineClass = new CurrentLineClass();
+/// The class's place, kept as one value until the line or the text changes, so the gutter
+/// compares nothing on other updates.
+const currentLineMarks = StateField.define({
+  create: (state) => currentLineMarksAt(state),
+  update: (marks, tr) => (tr.docChanged || tr.startState.field(currentLineField) !== tr.state.field(currentLineField)
+    ? currentLineMarksAt(tr.state)
+    : marks),
+});
+function currentLineMarksAt(state) {
+  const line = state.field(currentLineField);
+  return line >= 1 && line <= state.doc.lines
+    ? RangeSet.of([currentLineClass.range(state.doc.line(line).from)])
+    : RangeSet.empty;
+}
+
+/// As many 9s as `lines` has digits: the widest line number the gutter must fit.
+const widestNumber = (lines) => String(lines).replace(/./g, "9");
 
 class Spacer extends GutterMarker {
   constructor(text) {
@@ -125,48 +215,91 @@ class Spacer extends GutterMarker {
 function breakpointGutter(hooks) {
   return gutter({
     class: "cm-bp-gutter",
+    markers: (view) => view.state.field(currentLineMarks),
     lineMarker(view, block) {
       const line = view.state.doc.lineAt(block.from).number;
-      return new LineButton(line, view.state.field(breakpointField).has(line),
-        view.state.field(currentLineField) === line, hooks);
+      return new LineButton(line, view.state.field(breakpointField).has(line), hooks);
     },
-    lineMarkerChange: (update) => update.transactions.some((tr) =>
-      tr.effects.some((e) => e.is(setBreakpoints) || e.is(setCurrentLine))),
-    initialSpacer: (view) => new Spacer(String(view.state.doc.lines).replace(/./g, "9")),
-    updateSpacer: (spacer, update) => new Spacer(String(update.state.doc.lines).replace(/./g, "9")),
+    lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setBreakpoints))),
+    initialSpacer: (view) => new Spacer(widestNumber(view.state.doc.lines)),
+    // The same spacer while the line count keeps its digits: the gutter compares a new one with
+    // the old on every update (every step), and keeps the old one without asking when it is
+    // the same object.
+    updateSpacer: (spacer, update) => {
+      const text = widestNumber(update.state.doc.lines);
+      return text === spacer.text ? spacer : new Spacer(text);
+    },
   });
 }
 
+/// Brings a heat bar up to date with `heat` ([SIMD efficiency 0..1, executions, share of the
+/// gutter's width]), writing only what changed.
+function showHeat(bar, heat) {
+  const shown = bar.waveHeat;
+  if (shown === heat) return;
+  const [efficiency, executions, share] = heat;
+  if (shown?.[0] !== efficiency) bar.style.setProperty("--heat", efficiency.toFixed(3));
+  // The bar's length where the gutter is wide enough to show it (two runs compared).
+  if (shown?.[2] !== share) bar.style.setProperty("--share", share.toFixed(3));
+  if (shown?.[0] !== efficiency || shown?.[1] !== executions) {
+    bar.title = `${executions} wave-instructions, SIMD efficiency ${Math.round(efficiency * 100)}%`;
+  }
+  bar.waveHeat = heat;
+}
+
+/// A line's heat bar. Markers of the same line are equal whatever their heat, so the gutter
+/// keeps a line's bar while its heat changes, and `heatBars` rewrites the bar's colour, length
+/// and hover text in place: a step changes a few style properties instead of replacing the bars
+/// of the lines it ran.
 class HeatMarker extends GutterMarker {
-  constructor(efficiency, executions, share) {
+  constructor(line, heat, bars) {
     super();
-    this.efficiency = efficiency;
-    this.executions = executions;
-    this.share = share;
+    this.line = line;
+    this.heat = heat;
+    this.bars = bars;
   }
   eq(other) {
-    return other.efficiency === this.efficiency && other.executions === this.executions && other.share === this.share;
+    return other.line === this.line;
   }
   toDOM() {
     const bar = document.createElement("span");
     bar.className = "heat shown";
-    bar.style.setProperty("--heat", this.efficiency.toFixed(3));
-    // The bar's length where the gutter is wide enough to show it (two runs compared).
-    bar.style.setProperty("--share", this.share.toFixed(3));
-    bar.title = `${this.executions} wave-instructions, SIMD efficiency ${Math.round(this.efficiency * 100)}%`;
+    showHeat(bar, this.heat);
     bar.setAttribute("aria-hidden", "true");
+    this.bars.set(this.line, bar);
     return bar;
+  }
+  destroy(dom) {
+    if (this.bars.get(this.line) === dom) this.bars.delete(this.line);
   }
 }
 
-const heatGutter = gutter({
-  class: "cm-heat-gutter",
-  lineMarker(view, block) {
-    const heat = view.state.field(heatField).get(view.state.doc.lineAt(block.from).number);
-    return heat ? new HeatMarker(heat[0], heat[1], heat[2]) : null;
-  },
-  lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setHeat))),
-});
+/// The heat gutter; `bars` holds the bar shown for each line.
+function heatGutter(bars) {
+  return gutter({
+    class: "cm-heat-gutter",
+    lineMarker(view, block) {
+      const line = view.state.doc.lineAt(block.from).number;
+      const heat = view.state.field(heatField).get(line);
+      return heat ? new HeatMarker(line, heat, bars) : null;
+    },
+    lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setHeat))),
+  });
+}
+
+/// Rewrites the bars the heat gutter keeps when the heat or the text changes.
+function heatBars(bars) {
+  return ViewPlugin.define(() => ({
+    update(update) {
+      if (!update.docChanged && !update.transactions.some((tr) => tr.effects.some((e) => e.is(setHeat)))) return;
+      const heat = update.state.field(heatField);
+      for (const [line, bar] of bars) {
+        const now = heat.get(line);
+        if (now) showHeat(bar, now);
+      }
+    },
+  }));
+}
 
 /// The diagnostic under the caret as a tooltip, so a keyboard user reads what the mouse user
 /// reads on hover. Shown after the caret moves, hidden on the next edit.
@@ -312,6 +445,7 @@ export class WaveEditor {
   constructor(parent, text, mnemonics, cacheHints, specials, changed, caret, toggleBreakpoint) {
     const table = new MnemonicTable(mnemonics, cacheHints, specials);
     const hooks = { toggleBreakpoint };
+    const bars = new Map();
     const toggleAtCaret = (view) => {
       toggleBreakpoint(view.state.doc.lineAt(view.state.selection.main.head).number);
       return true;
@@ -325,12 +459,16 @@ export class WaveEditor {
         extensions: [
           breakpointGutter(hooks),
           lintGutter(),
-          heatGutter,
+          heatGutter(bars),
+          heatBars(bars),
           foldGutter(),
           highlightActiveLineGutter(),
           highlightSpecialChars(),
           history(),
           codeFolding(),
+          // Before `drawSelection`: the band is drawn over the selection, as the line's
+          // background was.
+          currentLineBand,
           drawSelection(),
           dropCursor(),
           EditorState.allowMultipleSelections.of(true),
@@ -350,7 +488,8 @@ export class WaveEditor {
           breakpointField,
           currentLineField,
           heatField,
-          machineLines,
+          breakpointLines,
+          currentLineMarks,
           caretDiagnostic,
           Prec.high(keymap.of([
             { key: "Mod-F9", run: toggleAtCaret, preventDefault: true },
