@@ -337,7 +337,10 @@ fn step_over_and_step_out_stop_at_the_questions_inside_what_they_run() {
     s.show_warp();
     // Inside the `if`: Step out would run to its `endif`, but the `else` on the way asks.
     assert!(s.step_out());
-    assert!(matches!(s.run_slice(1000), RunProgress::Paused { line: 12 }));
+    assert!(matches!(
+        s.run_slice(1000),
+        RunProgress::Paused { line: 12 }
+    ));
     assert_eq!(s.warp_question().map(|q| q.code.as_str()), Some("else"));
     s.show_warp();
     assert_eq!(next_question(&mut s).as_deref(), Some("endif"));
