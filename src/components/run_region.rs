@@ -118,7 +118,6 @@ pub fn RunRegion() -> impl IntoView {
     let embed = ctx.page.embed;
     let machine_heading = ctx.id("machine-heading");
     let machine_labelled_by = ctx.labelled_by("machine-heading");
-    let registers_ready = super::timing::after_next_frame();
     view! {
         <section
             class=move || format!("run-region run-{}", if ctx.side == super::Side::A { "a" } else { "b" })
@@ -139,10 +138,8 @@ pub fn RunRegion() -> impl IntoView {
                     <DataMovementView />
                     <Stack />
                     // Registers are a single run's detail: the comparison is about masks and
-                    // numbers, and two tables of 70 rows would push the table far down. The table
-                    // sits at the foot of the pane, mostly below the fold: it is built after the
-                    // page's first frame.
-                    {move || (!embed && !comparing() && registers_ready.get()).then(|| view! { <Registers /> })}
+                    // numbers, and two tables of 70 rows would push the table far down.
+                    {move || (!embed && !comparing()).then(|| view! { <Registers /> })}
                 </div>
             </section>
             {(!embed).then(|| view! { <DetailsTabs /> })}

@@ -23,8 +23,6 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use leptos::prelude::{ReadSignal, RwSignal, Set};
-
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -168,20 +166,6 @@ pub fn post_task(task: impl FnOnce() + 'static) {
     if let Some(task) = leftover {
         leptos::prelude::set_timeout(task, std::time::Duration::ZERO);
     }
-}
-
-/// A flag that turns true in the first task after the page's next frame (a page in a background
-/// tab draws no frames: there it turns true when the page is shown). A view below the fold built
-/// on it stays out of the task that builds the page and out of its first frame, so the page shows
-/// and answers sooner; the view follows a moment later.
-pub fn after_next_frame() -> ReadSignal<bool> {
-    let shown = RwSignal::new(false);
-    leptos::prelude::request_animation_frame(move || {
-        post_task(move || {
-            shown.try_set(true);
-        })
-    });
-    shown.read_only()
 }
 
 /// Records `wave:step` when the DOM has caught up with a step that began at `start`, and
