@@ -47,6 +47,8 @@ pub fn ExamplePicker() -> impl IntoView {
             ctx.alert.set(None);
         }
     };
+    // Listed once for all the groups: each listing builds every example.
+    let all_examples = examples();
     view! {
         <select
             class="select examples"
@@ -58,16 +60,16 @@ pub fn ExamplePicker() -> impl IntoView {
             {TOPICS
                 .iter()
                 .map(|topic| {
-                    let entries: Vec<_> = examples()
-                        .into_iter()
+                    let entries: Vec<_> = all_examples
+                        .iter()
                         .filter(|e| e.topic == *topic)
+                        .map(|e| (e.id, e.title))
                         .collect();
                     view! {
                         <optgroup label=*topic>
                             {entries
                                 .into_iter()
-                                .map(|e| {
-                                    let (id, title) = (e.id, e.title);
+                                .map(|(id, title)| {
                                     view! {
                                         <option value=id>
                                             {move || ctx.progress.with(|p| menu_title(title, id, p))}

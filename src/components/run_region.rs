@@ -76,6 +76,16 @@ fn DetailsTabs() -> impl IntoView {
     let (memory_hidden, memory_tab) = panel(Tab::Memory, "memory");
     let (statistics_hidden, statistics_tab) = panel(Tab::Statistics, "statistics");
     let (launch_hidden, launch_tab) = panel(Tab::Launch, "launch-configuration");
+    // A panel's view is built when its tab is first chosen and then kept (with what was typed or
+    // picked in it): the page starts sooner without the hidden tables and forms, and nothing
+    // keeps them up to date while nobody has looked at them.
+    let opened =
+        |tab: Tab| Memo::new(move |was: Option<&bool>| was == Some(&true) || ctx.tab.get() == tab);
+    let (memory_opened, statistics_opened, launch_opened) = (
+        opened(Tab::Memory),
+        opened(Tab::Statistics),
+        opened(Tab::Launch),
+    );
     view! {
         <section class="pane tabs-pane" aria-label=ctx.landmark("Details")>
             <div class="tabs" role="tablist" aria-label="Details" on:keydown=on_tab_key>
@@ -88,13 +98,13 @@ fn DetailsTabs() -> impl IntoView {
                 <DiagnosticsList />
             </div>
             <div class="tab-panel" role="tabpanel" hidden=memory_hidden aria-labelledby=memory_tab>
-                <MemoryView />
+                {move || memory_opened.get().then(|| view! { <MemoryView /> })}
             </div>
             <div class="tab-panel" role="tabpanel" hidden=statistics_hidden aria-labelledby=statistics_tab>
-                <StatsView />
+                {move || statistics_opened.get().then(|| view! { <StatsView /> })}
             </div>
             <div class="tab-panel" role="tabpanel" hidden=launch_hidden aria-labelledby=launch_tab>
-                <ConfigView />
+                {move || launch_opened.get().then(|| view! { <ConfigView /> })}
             </div>
         </section>
     }
