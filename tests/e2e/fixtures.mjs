@@ -56,3 +56,15 @@ export const autosaved = (page) => page.evaluate(async () => {
   const json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
   return JSON.parse(await new Response(json).text());
 });
+
+// Holds the page's wasm back until the returned function is called: the page as a visitor sees it
+// while the module is still on its way.
+export async function holdWasm(page) {
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  await page.route('**/*_bg.wasm', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}

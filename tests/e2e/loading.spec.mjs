@@ -1,20 +1,9 @@
 // The page before the app has started: it says it is loading, a link opened then lands at its
 // moment, and a download that fails is explained with a way to try again, never a blank page.
 import { test as plain, expect as plainExpect } from '@playwright/test';
-import { test, expect } from './fixtures.mjs';
+import { test, expect, holdWasm } from './fixtures.mjs';
 
 test.use({ questions: 'off' });
-
-// Holds the page's wasm back until the returned function is called.
-async function holdWasm(page) {
-  let release;
-  const released = new Promise((resolve) => { release = resolve; });
-  await page.route('**/*_bg.wasm', async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 test('while the app arrives the page says it is loading, then the playground takes its place', async ({ page }) => {
   const release = await holdWasm(page);

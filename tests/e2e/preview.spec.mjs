@@ -2,21 +2,10 @@
 // open and its lesson's explanation where the app will show them, the machine pane says it is
 // loading, and when the app starts it takes the preview's place.
 import { test as plain, expect as plainExpect } from '@playwright/test';
-import { test, expect, autosaved, editorText, kernelEditor } from './fixtures.mjs';
+import { test, expect, autosaved, editorText, holdWasm, kernelEditor } from './fixtures.mjs';
 
 // The wasm is held back by routing its request, which a service worker's cache would bypass.
 test.use({ questions: 'off', serviceWorkers: 'block' });
-
-// Holds the page's wasm back until the returned function is called.
-async function holdWasm(page) {
-  let release;
-  const released = new Promise((resolve) => { release = resolve; });
-  await page.route('**/*_bg.wasm', async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 // The preview's parts, by what they are called.
 const previewKernel = (page) => page.getByLabel('Kernel source, shown while the playground loads');
