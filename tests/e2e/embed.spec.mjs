@@ -23,7 +23,7 @@ async function embedSource(page, context) {
     .querySelector('iframe').getAttribute('src'), code);
 }
 
-test('an embedded page is compact, steps, keeps no autosave and opens the full page at its moment', async ({ page, context, browser }) => {
+test('an embedded page is compact, steps and opens the full page at its moment', async ({ page, context, browser }) => {
   const src = await embedSource(page, context);
   expect(src).toMatch(/#v1\.[^&]+&embed$/);
 
@@ -50,9 +50,22 @@ test('an embedded page is compact, steps, keeps no autosave and opens the full p
   await expect(stepCount(full)).toHaveText('step 4');
   expect(new URL(full.url()).hash).toMatch(/^#v1\.[^&]+$/);
   await expect(full.getByRole('combobox', { name: 'Examples' })).toHaveValue('if-else');
+  await visitor.close();
+});
 
-  // The visitor's own playground (no link) shows the default kernel: the embed saved nothing,
-  // not even when its page went away.
+test('an embedded page keeps no autosave, not even when its page goes away', async ({ page, context, browser }) => {
+  const src = await embedSource(page, context);
+  // A visitor who has never been to the playground steps the embed on, then leaves it. (The
+  // full page is not opened here: it autosaves, as it should, in the same browser.)
+  const visitor = await browser.newContext();
+  const embedded = await visitor.newPage();
+  await embedded.goto(src);
+  await expect(stepCount(embedded)).toHaveText('step 3');
+  await embedded.keyboard.press('F10');
+  await embedded.getByRole('button', { name: 'Skip question' }).click();
+  await expect(stepCount(embedded)).toHaveText('step 4');
+
+  // The visitor's own playground (no link) shows the default kernel: the embed saved nothing.
   await embedded.goto(new URL('/', src).href);
   await expect(kernelEditor(embedded)).toContainText('.kernel parity');
   await expect(stepCount(embedded)).toHaveText('step 0');
