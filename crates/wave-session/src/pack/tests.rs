@@ -340,20 +340,6 @@ fn ids_are_made_from_titles() {
 }
 
 #[test]
-fn the_gemm_example_leaves_as_a_pack_with_its_input_matrices_and_opens_the_same() {
-    let gemm = crate::examples::gemm_example();
-    assert_eq!(gemm.form.regions.len(), 2, "A and B are seeded regions");
-    let text = kernel_pack(gemm.title, gemm.id, "", &gemm.source, &gemm.form);
-    assert!(
-        text.contains("memory: random f32 at 0, count 65536, seed 1, low -1, high 1\n"),
-        "{text}"
-    );
-    let pack = parse_pack(&text).expect("it reads");
-    assert_eq!(pack.lessons[0].form, gemm.form);
-    assert_eq!(pack.lessons[0].source, gemm.source);
-}
-
-#[test]
 fn every_kind_of_memory_contents_reads_back_the_same() {
     use crate::regions::{ElemType, RegionForm, RegionKind};
     let iota = RegionForm {

@@ -1,6 +1,6 @@
 //! Lesson packs in sessions: a pack lesson's progress key, and the pack a link carries.
 
-use crate::pack::parse_pack;
+use crate::pack::{kernel_pack, parse_pack};
 use crate::Session;
 
 const PACK: &str = "# Tiny pack\n\n## First {#first}\n\nWatch r1.\n\n```wave\n.kernel first\n    \
@@ -123,4 +123,18 @@ fn the_documented_memory_lines_read() {
         let pack = parse_pack(&text).unwrap_or_else(|e| panic!("{line}: {e}"));
         assert_eq!(pack.lessons[0].form.regions.len(), 1, "{line}");
     }
+}
+
+#[test]
+fn the_gemm_example_leaves_as_a_pack_with_its_input_matrices_and_opens_the_same() {
+    let gemm = crate::examples::gemm_example();
+    assert_eq!(gemm.form.regions.len(), 2, "A and B are seeded regions");
+    let text = kernel_pack(gemm.title, gemm.id, "", &gemm.source, &gemm.form);
+    assert!(
+        text.contains("memory: random f32 at 0, count 65536, seed 1, low -1, high 1\n"),
+        "{text}"
+    );
+    let pack = parse_pack(&text).expect("it reads");
+    assert_eq!(pack.lessons[0].form, gemm.form);
+    assert_eq!(pack.lessons[0].source, gemm.source);
 }
