@@ -66,7 +66,7 @@ fn name_of(field: RegionField) -> &'static str {
 
 /// Reads the value of a `memory:` line (the text after the colon) into a region, checked as the
 /// Launch tab checks it; the message says what is wrong in the line's own words.
-pub(super) fn read_region(value: &str) -> Result<RegionForm, String> {
+pub(super) fn read_region(value: &str) -> Result<(RegionForm, u64), String> {
     let (head, rest) = match value.split_once(',') {
         Some((head, rest)) => (head, Some(rest)),
         None => (value, None),
@@ -123,18 +123,16 @@ pub(super) fn read_region(value: &str) -> Result<RegionForm, String> {
         *slot(&mut region, field) = text.trim().to_string();
         rest = next;
     }
-    regions::parse_region(&region)
+    let parsed = regions::parse_region(&region)
         .map_err(|(field, message)| format!("`{}`: {message}", name_of(field)))?;
-    Ok(region)
+    let end = u64::from(parsed.offset) + parsed.words.len() as u64 * 4;
+    Ok((region, end))
 }
 
-/// Checks that every region fits in the device memory the launch asks for. `lines` gives each
-/// region's line, for the message; the caller has already checked the device memory's size.
-pub(super) fn check_fit(
-    device_memory: &str,
-    regions: &[RegionForm],
-    lines: &[usize],
-) -> Result<(), (usize, String)> {
+/// Checks that every region fits in the device memory the launch asks for. `ends` gives each
+/// region's line and the byte its contents end at (from [`read_region`]); the caller has
+/// already checked the device memory's size.
+pub(super) fn check_fit(device_memory: &str, ends: &[(usize, u64)]) -> Result<(), (usize, String)> {
     let spec = LaunchSpec {
         device_memory: device_memory.to_string(),
         ..LaunchSpec::default()
@@ -142,11 +140,7 @@ pub(super) fn check_fit(
     let Ok(config) = spec.parse() else {
         return Ok(());
     };
-    for (region, &line) in regions.iter().zip(lines) {
-        let Ok(parsed) = regions::parse_region(region) else {
-            continue;
-        };
-        let end = u64::from(parsed.offset) + parsed.words.len() as u64 * 4;
+    for &(line, end) in ends {
         if end > u64::from(config.device_memory) {
             return Err((
                 line,

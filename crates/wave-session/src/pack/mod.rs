@@ -444,7 +444,7 @@ enum LaunchName {
 
 /// Applies the lines of a ```launch block; `first` is the line number of its first line.
 fn apply_launch(form: &mut ConfigForm, body: &str, first: usize) -> Result<(), PackError> {
-    let mut region_lines = Vec::new();
+    let mut region_ends = Vec::new();
     for (index, raw) in body.lines().enumerate() {
         let line = first + index;
         let text = raw.trim();
@@ -473,10 +473,10 @@ fn apply_launch(form: &mut ConfigForm, body: &str, first: usize) -> Result<(), P
         match *which {
             LaunchName::Kernel => form.kernel = value,
             LaunchName::Memory => {
-                let region =
+                let (region, end) =
                     memory_line::read_region(&value).or_else(|message| error(line, message))?;
                 form.regions.push(region);
-                region_lines.push(line);
+                region_ends.push((line, end));
             }
             LaunchName::Reference => {
                 form.reference_behaviour = match value.to_ascii_lowercase().as_str() {
@@ -505,7 +505,7 @@ fn apply_launch(form: &mut ConfigForm, body: &str, first: usize) -> Result<(), P
             }
         }
     }
-    memory_line::check_fit(&form.device_memory, &form.regions, &region_lines)
+    memory_line::check_fit(&form.device_memory, &region_ends)
         .or_else(|(line, message)| error(line, message))
 }
 
