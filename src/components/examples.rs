@@ -47,8 +47,6 @@ pub fn ExamplePicker() -> impl IntoView {
             ctx.alert.set(None);
         }
     };
-    // Listed once for all the groups: each listing builds every example.
-    let all_examples = examples();
     view! {
         <select
             class="select examples"
@@ -60,7 +58,7 @@ pub fn ExamplePicker() -> impl IntoView {
             {TOPICS
                 .iter()
                 .map(|topic| {
-                    let entries: Vec<_> = all_examples
+                    let entries: Vec<_> = examples()
                         .iter()
                         .filter(|e| e.topic == *topic)
                         .map(|e| (e.id, e.title))
@@ -112,7 +110,7 @@ pub fn ExampleNotes() -> impl IntoView {
     };
     let lessons_done = move || {
         ctx.progress.with(|p| {
-            let lessons: Vec<_> = examples().into_iter().filter(|e| e.is_lesson()).collect();
+            let lessons: Vec<_> = examples().iter().filter(|e| e.is_lesson()).collect();
             let done = lessons
                 .iter()
                 .filter(|e| p.entry(&format!("example:{}", e.id)).done)
@@ -123,7 +121,7 @@ pub fn ExampleNotes() -> impl IntoView {
     let is_lesson = move || current.with(|e| e.as_ref().is_some_and(|e| e.is_lesson()));
     let builtin_entries = Signal::derive(|| {
         examples()
-            .into_iter()
+            .iter()
             .filter(|e| e.is_lesson())
             .map(|e| ListEntry {
                 title: e.title.to_string(),
@@ -134,7 +132,7 @@ pub fn ExampleNotes() -> impl IntoView {
     let builtin_current = Signal::derive(move || {
         let id = id.get()?;
         examples()
-            .into_iter()
+            .iter()
             .filter(|e| e.is_lesson())
             .position(|e| e.id == id)
     });
@@ -188,7 +186,7 @@ pub fn ExampleNotes() -> impl IntoView {
                         entries=builtin_entries
                         current=builtin_current
                         on_pick=Callback::new(move |index: usize| {
-                            let lessons: Vec<_> = examples().into_iter().filter(|e| e.is_lesson()).collect();
+                            let lessons: Vec<_> = examples().iter().filter(|e| e.is_lesson()).collect();
                             if let Some(found) = lessons.get(index) {
                                 ctx.replace_session(Session::from_example(found));
                             }

@@ -68,7 +68,7 @@ mod tests {
             .filter_map(Value::as_str)
             .collect();
         let path: Vec<&str> = examples()
-            .into_iter()
+            .iter()
             .filter(|e| e.is_lesson())
             .map(|e| e.id)
             .collect();

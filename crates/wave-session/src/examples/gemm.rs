@@ -1,8 +1,6 @@
 //! Full-size, register-blocked f32 GEMMs (256 × 256 and 512 × 512) with generated inputs and a
 //! result check.
 
-use std::sync::OnceLock;
-
 use super::Example;
 use crate::check::Check;
 use crate::form::ConfigForm;
@@ -16,14 +14,8 @@ pub const GEMM_512_N: u32 = 512;
 
 /// The kernel: each thread of a 16 × 16 workgroup owns a 4 × 4 block of C in r16..r31 and walks
 /// k four at a time, loading a 4 × 4 block of A (rows) and of B (k-rows) with 16-byte loads and
-/// doing 64 `fma`s. Generated so that the 64 `fma` lines cannot be mistyped; generated once, as
-/// every listing of the examples (the menu, the lesson path) builds the two examples that use it.
+/// doing 64 `fma`s. Generated so that the 64 `fma` lines cannot be mistyped.
 fn gemm_source() -> String {
-    static SOURCE: OnceLock<String> = OnceLock::new();
-    SOURCE.get_or_init(generate_gemm_source).clone()
-}
-
-fn generate_gemm_source() -> String {
     let mut s = String::new();
     s.push_str(
         "\

@@ -8,6 +8,8 @@ mod lessons;
 pub use lessons::{builtin_packs, lesson_prose_html};
 mod pairs;
 
+use std::sync::OnceLock;
+
 use crate::check::Check;
 use crate::form::ConfigForm;
 
@@ -59,24 +61,29 @@ impl Example {
 /// The lesson after `id` on the lesson path (`None` after the last one, or for an id that is
 /// not a lesson).
 pub fn next_lesson(id: &str) -> Option<Example> {
-    let lessons: Vec<Example> = examples().into_iter().filter(Example::is_lesson).collect();
-    let at = lessons.iter().position(|e| e.id == id)?;
-    lessons.into_iter().nth(at + 1)
+    let mut lessons = examples().iter().filter(|e| e.is_lesson());
+    lessons.find(|e| e.id == id)?;
+    lessons.next().cloned()
 }
 
-/// Every example, lessons first, grouped in the order of [`TOPICS`].
-pub fn examples() -> Vec<Example> {
-    let mut all = lessons::lessons();
-    all.push(gemm_example());
-    all.push(gemm_512_example());
-    all.push(gemm_512_tiled_example());
-    all.sort_by_key(|e| TOPICS.iter().position(|t| *t == e.topic));
-    all
+/// Every example, lessons first, grouped in the order of [`TOPICS`]. Built once: the page lists
+/// them often (the Examples menu, the lesson path, the next lesson), and the GEMM kernels'
+/// text and the lessons' packs are generated and read to build them.
+pub fn examples() -> &'static [Example] {
+    static ALL: OnceLock<Vec<Example>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all = lessons::lessons();
+        all.push(gemm_example());
+        all.push(gemm_512_example());
+        all.push(gemm_512_tiled_example());
+        all.sort_by_key(|e| TOPICS.iter().position(|t| *t == e.topic));
+        all
+    })
 }
 
 /// The example with `id`.
 pub fn example(id: &str) -> Option<Example> {
-    examples().into_iter().find(|e| e.id == id)
+    examples().iter().find(|e| e.id == id).cloned()
 }
 
 /// A form for one workgroup of `threads` threads in waves of `width`, with `memory` bytes.

@@ -13,7 +13,7 @@ fn every_example_compiles_and_runs_to_completion() {
             "{}: {sentences} sentences",
             example.id
         );
-        let mut session = Session::from_example(&example);
+        let mut session = Session::from_example(example);
         assert!(
             session.diagnostics().iter().all(|d| d.severity != "error"),
             "{}: {:?}",
@@ -28,10 +28,10 @@ fn every_example_compiles_and_runs_to_completion() {
 
 #[test]
 fn every_lesson_ends_with_the_memory_it_teaches_and_asks_something() {
-    let lessons: Vec<_> = examples().into_iter().filter(|e| e.is_lesson()).collect();
+    let lessons: Vec<_> = examples().iter().filter(|e| e.is_lesson()).collect();
     assert!(lessons.len() >= 19, "{} lessons", lessons.len());
     for example in lessons {
-        let mut s = Session::from_example(&example);
+        let mut s = Session::from_example(example);
         assert!(
             !s.question_stops().is_empty(),
             "{} asks nothing",
@@ -195,7 +195,7 @@ fn the_built_in_lessons_are_packs_that_keep_their_ids() {
         ]
     );
     let path: Vec<&str> = examples()
-        .into_iter()
+        .iter()
         .filter(|e| e.is_lesson())
         .map(|e| e.id)
         .collect();

@@ -229,8 +229,8 @@ fn typed_values_are_read_as_a_learner_writes_them() {
 #[test]
 fn every_lesson_runs_through_its_questions_to_the_same_result() {
     use crate::examples::examples;
-    for example in examples().into_iter().filter(|e| e.is_lesson()) {
-        let mut s = Session::from_example(&example);
+    for example in examples().iter().filter(|e| e.is_lesson()) {
+        let mut s = Session::from_example(example);
         let mut asked = 0;
         for _ in 0..100 {
             if s.open_question().is_some() {
