@@ -4,9 +4,12 @@
 //
 // Installing caches every file of the build (what precache.json lists) under this version's
 // name; activating removes other versions' caches and takes over open pages, which then say
-// that the new version runs from the next load. Pages are fetched from the network first (a new
-// build shows as soon as it is there) and from the cache when offline; everything else (hashed
-// files that never change) from the cache first.
+// that the new version runs from the next load. Everything is answered from this version's cache
+// first, the page too: the page and the hashed files it names are one build, and a newer build
+// comes with a newer worker (VERSION hashes every file, index.html included, and the browser
+// checks this script at each visit), which installs beside the page and serves from the next
+// load. So a repeat visit waits for no round trip, and a network that neither answers nor fails
+// cannot hold the page back.
 const VERSION = "__WAVE_PLAYGROUND_VERSION__";
 const CACHE = `wave-playground-${VERSION}`;
 
@@ -30,24 +33,25 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
-  if (request.mode === "navigate") {
-    event.respondWith((async () => {
-      try {
-        return await fetch(request);
-      } catch {
-        const cache = await caches.open(CACHE);
-        return (await cache.match("./")) ?? Response.error();
-      }
-    })());
-    return;
-  }
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  // The playground's page, by either of its names; any other address is a file of its own.
+  const scope = new URL(self.registration.scope).pathname;
+  const isPage = url.pathname === scope || url.pathname === `${scope}index.html`;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
-    const cached = await cache.match(request, { ignoreSearch: true });
+    const cached = isPage
+      ? await cache.match("./")
+      : await cache.match(request, { ignoreSearch: true });
     if (cached) return cached;
-    const response = await fetch(request);
-    if (response.ok) cache.put(request, response.clone());
-    return response;
+    try {
+      const response = await fetch(request);
+      if (response.ok && !isPage && request.mode !== "navigate") cache.put(request, response.clone());
+      return response;
+    } catch (error) {
+      // Offline, at an address this version does not hold: its page if one was asked for.
+      if (request.mode === "navigate") return (await cache.match("./")) ?? Response.error();
+      throw error;
+    }
   })());
 });
