@@ -36,7 +36,7 @@ if (!script.includes(PLACEHOLDER)) {
 // A function as the replacement: `$` in the data must stay as it is. `</` is escaped so that
 // nothing in the data can close the inline <script> element.
 const filled = script.replace(PLACEHOLDER, () => data.replaceAll("</", "<\\/"));
-const { code } = await transform(filled, { minify: true, target: "es2017", legalComments: "none" });
+const { code } = await transform(filled, { minify: true, target: "es2020", legalComments: "none" });
 // Inlined in a <script> element, the code must not end it early or open an HTML comment in it.
 if (/<\/script|<!--/i.test(code)) {
   console.error("build-preview: the minified preview holds </script or <!--, which would break the page");

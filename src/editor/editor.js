@@ -2,7 +2,9 @@
 // (breakpoints, the selected wave's line, per-line SIMD efficiency) as decorations and gutters.
 // Driven from Rust through `src/codemirror.rs`; this module holds no state of the playground.
 
-import { EditorState, StateEffect, StateField, Annotation, RangeSet, RangeSetBuilder, Prec, Compartment } from "@codemirror/state";
+import {
+  EditorState, StateEffect, StateField, Annotation, RangeSet, RangeSetBuilder, Prec, Compartment, Transaction,
+} from "@codemirror/state";
 import {
   EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, layer, drawSelection, dropCursor,
   rectangularSelection, crosshairCursor, highlightSpecialChars, highlightActiveLineGutter, showTooltip,
@@ -439,15 +441,52 @@ const theme = EditorView.theme({
   ".cm-button": { backgroundImage: "none", backgroundColor: "var(--panel-2)", color: "var(--text)", border: "1px solid var(--panel-edge)" },
 });
 
+/// The editor the page opened before the app started (`openEarly`), until the app's first
+/// editor takes it over; `started` once the app has made an editor, after which none opens early.
+const early = { editor: null, started: false, opening: false };
+
+/// Opens the editor in `parent` before the app has started: index.html's preview does, with the
+/// text the app is about to open (src/preview/), as soon as this module has arrived, so that the
+/// kernel can be read, scrolled and edited while the wasm is still on its way. What is done in
+/// it until the app starts (edits, the caret, breakpoint toggles) is kept and handed to the app
+/// with the editor. False when the app has started already (it makes its own editor) or one is
+/// open; throws as the constructor does.
+export function openEarly(parent, text, mnemonics, cacheHints, specials) {
+  if (early.started || early.editor) return false;
+  const toggles = [];
+  early.opening = true;
+  let editor;
+  try {
+    editor = new WaveEditor(parent, text, mnemonics, cacheHints, specials,
+      () => { editor.editedEarly = true; }, () => {}, (line) => toggles.push(line));
+  } finally {
+    early.opening = false;
+  }
+  editor.editedEarly = false;
+  editor.earlyToggles = toggles;
+  early.editor = editor;
+  return true;
+}
+
 /// What the playground gives the editor: the engine's tables, and callbacks for edits
 /// (`changed(lineCount)`), caret moves (`caret(line)`) and breakpoint toggles (`toggleBreakpoint(line)`).
+/// The app's first editor is the one opened early, when there is one (see `takeOver`).
 export class WaveEditor {
   constructor(parent, text, mnemonics, cacheHints, specials, changed, caret, toggleBreakpoint) {
-    const table = new MnemonicTable(mnemonics, cacheHints, specials);
-    const hooks = { toggleBreakpoint };
+    if (early.editor && !early.started) {
+      early.started = true;
+      const opened = early.editor;
+      early.editor = null;
+      // A constructor may give another object than `this`: the editor opened early.
+      return opened.takeOver(parent, text, { changed, caret, toggleBreakpoint });
+    }
+    if (!early.opening) early.started = true;
+    const hooks = { changed, caret, toggleBreakpoint };
+    this.hooks = hooks;
     const bars = new Map();
+    const table = new MnemonicTable(mnemonics, cacheHints, specials);
     const toggleAtCaret = (view) => {
-      toggleBreakpoint(view.state.doc.lineAt(view.state.selection.main.head).number);
+      hooks.toggleBreakpoint(view.state.doc.lineAt(view.state.selection.main.head).number);
       return true;
     };
     const withoutModEnter = defaultKeymap.filter((binding) => binding.key !== "Mod-Enter");
@@ -515,10 +554,10 @@ export class WaveEditor {
           this.editing.of([]),
           EditorView.updateListener.of((update) => {
             if (update.docChanged && !update.transactions.every((tr) => tr.annotation(fromPlayground))) {
-              changed(update.state.doc.lines);
+              hooks.changed(update.state.doc.lines);
             }
             if (update.selectionSet || update.docChanged) {
-              caret(update.state.doc.lineAt(update.state.selection.main.head).number);
+              hooks.caret(update.state.doc.lineAt(update.state.selection.main.head).number);
             }
           }),
         ],
@@ -530,6 +569,35 @@ export class WaveEditor {
     for (const other of this.view.dom.querySelectorAll(".cm-gutter:not(.cm-bp-gutter)")) {
       other.setAttribute("aria-hidden", "true");
     }
+  }
+
+  /// The app takes over the editor opened early: moved into `parent` (keeping its focus, caret
+  /// and history), its callbacks now the app's. An edit made before keeps its text, which the
+  /// app is told of as an edit, and breakpoint toggles are passed on; an unedited editor shows
+  /// `text` (what the app opened), as if it had always held it.
+  takeOver(parent, text, hooks) {
+    const view = this.view;
+    const focused = view.hasFocus;
+    parent.appendChild(view.dom);
+    Object.assign(this.hooks, hooks);
+    if (focused) view.focus();
+    if (!this.editedEarly && view.state.doc.toString() !== text) {
+      view.dispatch({
+        changes: { from: 0, to: view.state.doc.length, insert: text },
+        selection: { anchor: 0 },
+        annotations: [fromPlayground.of(true), Transaction.addToHistory.of(false)],
+      });
+    }
+    view.requestMeasure();
+    const edited = this.editedEarly;
+    const toggles = this.earlyToggles;
+    // The app attaches the editor once this returns: it hears of what was done before then.
+    queueMicrotask(() => {
+      if (edited) hooks.changed(view.state.doc.lines);
+      hooks.caret(view.state.doc.lineAt(view.state.selection.main.head).number);
+      for (const line of toggles) hooks.toggleBreakpoint(line);
+    });
+    return this;
   }
 
   text() {

@@ -9,9 +9,12 @@
 // autosave, else the default kernel. Anything the preview cannot show as the app will (a link it
 // cannot read, two compared runs, an embedded page, a lesson pack named by address, a link or
 // autosave in a browser without DecompressionStream('deflate-raw')) leaves the page as it was:
-// the loading note, and whatever the app then says. Nothing here is clickable or focusable, so nothing done before the
-// app starts is lost or harmful; the app reads the address and storage itself, as before. When
-// the app starts (or fails to), index.html removes the preview with the loading note.
+// the loading note, and whatever the app then says. The kernel shows as a listing, then in the
+// editor once the editor's module has arrived; the editor is the one live part, and the app takes
+// it over with what was done in it. Nothing else is clickable or focusable, so nothing else done
+// before the app starts can be lost or harmful; the app reads the address and storage itself,
+// as before. When the app starts (or fails to), index.html removes the preview with the loading
+// note.
 (function () {
   'use strict';
   var DATA = __WAVE_PREVIEW_DATA__;
@@ -231,5 +234,32 @@
     return true;
   }
 
-  work().then(show).then(decided, function () { decided(false); });
+  // The editor itself, once its module has arrived (it usually comes well before the wasm):
+  // opened over the listing, editable, and taken over by the app when it starts, with whatever
+  // was done in it (src/editor/editor.js, `openEarly`). The module is the one the app imports,
+  // found by the preload link Trunk writes for it, so it is fetched once and is one module. If
+  // it cannot be found or fails, the listing stays until the app shows its own editor.
+  function openEditor(source) {
+    var link = document.querySelector('link[rel="modulepreload"][href$="/target/editor/wave-editor.js"]');
+    if (!link || !DATA.editor) return;
+    import(link.href).then(function (module) {
+      var listing = document.querySelector('#preview [data-preview="kernel"]');
+      if (!listing || !document.getElementById('loading')) return;
+      var box = listing.parentNode;
+      if (module.openEarly(box, source, DATA.editor.mnemonics, DATA.editor.cacheHints, DATA.editor.specials)) {
+        listing.remove();
+        root.setAttribute('data-preview-editor', 'open');
+      }
+    }).catch(function () {});
+  }
+
+  var opened = null;
+  work().then(function (payload) {
+    var shown = show(payload);
+    if (shown) opened = payload.source;
+    return shown;
+  }).then(function (shown) {
+    decided(shown);
+    if (shown) openEditor(opened);
+  }, function () { decided(false); });
 })();

@@ -59,10 +59,16 @@ export const autosaved = (page) => page.evaluate(async () => {
 
 // Holds the page's wasm back until the returned function is called: the page as a visitor sees it
 // while the module is still on its way.
-export async function holdWasm(page) {
+export const holdWasm = (page) => hold(page, '**/*_bg.wasm');
+
+// Holds the editor's JavaScript module back the same way: until it comes, the page's preview shows
+// the kernel as a listing (the app, which imports the module too, waits for it as well).
+export const holdEditor = (page) => hold(page, '**/target/editor/wave-editor.js');
+
+async function hold(page, files) {
   let release;
   const released = new Promise((resolve) => { release = resolve; });
-  await page.route('**/*_bg.wasm', async (route) => {
+  await page.route(files, async (route) => {
     await released;
     await route.continue();
   });
