@@ -15,7 +15,7 @@ import {
 import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory } from "@codemirror/commands";
 import { search, searchKeymap, highlightSelectionMatches } from "@codemirror/search";
 import { autocompletion, completionKeymap, snippetCompletion } from "@codemirror/autocomplete";
-import { setDiagnostics, lintGutter, openLintPanel, forEachDiagnostic } from "@codemirror/lint";
+import { setDiagnostics, lintGutter, openLintPanel, forEachDiagnostic, diagnosticCount } from "@codemirror/lint";
 import { tagHighlighter } from "@lezer/highlight";
 import {
   MnemonicTable, waveLanguage, waveFolding, waveIndentation, tokenClasses, blockAt, firstWord, LINE_PREFIX,
@@ -634,10 +634,15 @@ export class WaveEditor {
       const to = Math.min(Math.max(list[i + 1], from), length);
       diagnostics.push({ from, to, severity: list[i + 2], message: list[i + 3] });
     }
+    // Nothing to change, nothing dispatched: every update reads the DOM selection, which makes
+    // the browser lay out whatever is pending (at the app's start, the whole new page).
+    if (diagnostics.length === 0 && diagnosticCount(this.view.state) === 0) return;
     this.view.dispatch(setDiagnostics(this.view.state, diagnostics));
   }
 
   setBreakpoints(lines) {
+    const current = this.view.state.field(breakpointField);
+    if (lines.length === current.size && Array.prototype.every.call(lines, (line) => current.has(line))) return;
     this.view.dispatch({ effects: setBreakpoints.of(new Set(lines)) });
   }
 
@@ -648,6 +653,8 @@ export class WaveEditor {
   setMachineState(line, heatLines, efficiency, executions, scale) {
     const view = this.view;
     const moved = line !== view.state.field(currentLineField);
+    // No line and no heat, as before (a page that has not run yet): no update (see setDiagnostics).
+    if (!moved && heatLines.length === 0 && view.state.field(heatField).size === 0) return;
     const heat = new Map();
     // In twentieths, so a step that moves the busiest line's count redraws few markers; no
     // scale (a single run): every bar full.
