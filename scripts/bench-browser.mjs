@@ -116,6 +116,7 @@ function parseArgs(argv) {
   }
   if (!Number.isInteger(options.pause) || options.pause < 0) throw new Error('--pause must be a whole number of ms');
   if (options.against !== null && options.only !== 'steps') throw new Error('--against needs --only steps');
+  if (options.against !== null && options.pause > 0) throw new Error('--against steps as fast as the pages answer: no --pause');
   if (options.css !== null && options.against === null) throw new Error('--css needs --against');
   return options;
 }
