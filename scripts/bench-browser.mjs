@@ -47,7 +47,12 @@
 //          --compare (compare mode, run B a copy of run A: the steps are "Step both" by F10 and
 //          "Step back both" by Shift+F10, each publishing one `wave:step` per run, and the GEMM
 //          part times "Run both" from the click to the later run's end, taking turns with one
-//          run of the same kernel in a page of its own).
+//          run of the same kernel in a page of its own),
+//          --against DIR (with --only steps: the build in DIR against the one in --dist, their
+//          pages taking turns key by key in one browser, each key's main-thread CPU time from a
+//          trace; see benchAgainst), --css FILE (with --against: a stylesheet added to the
+//          --dist page, to measure a style change without building; --against the same
+//          directory then compares the page with and without it).
 //
 // Chromium's input deferral: after a key press, Chromium holds back the page's ordinary tasks
 // until a frame has been drawn ("DeferRendererTasksAfterInput"). The task that ends
@@ -57,7 +62,7 @@
 // Chromium with that feature off, which changes only when the measuring task runs;
 // `--input-deferral` keeps Chromium's default, for comparison.
 import { spawnSync } from 'node:child_process';
-import { stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +74,7 @@ import { median, ms, percentile } from './lib/stats.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-  const options = { gemm: 'gemm', goes: 30, runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false, waveEmu: false, compare: false };
+  const options = { gemm: 'gemm', goes: 30, runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false, waveEmu: false, compare: false, against: null, css: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -89,13 +94,15 @@ function parseArgs(argv) {
       case '--json': options.json = true; break;
       case '--only': options.only = value(); break;
       case '--compare': options.compare = true; break;
+      case '--against': options.against = value(); break;
+      case '--css': options.css = value(); break;
       case '--trace': options.trace = value(); break;
       case '--pause': options.pause = Number(value()); break;
       case '--height': options.height = Number(value()); break;
       case '--input-deferral': options.inputDeferral = true; break;
       case '--wave-emu': options.waveEmu = true; break;
       case '-h': case '--help':
-        console.log('usage: node scripts/bench-browser.mjs [--build] [--gemm gemm|gemm-512|gemm-512-tiled] [--wave-emu] [--runs N] [--steps N] [--goes N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps|travel] [--trace FILE] [--pause MS] [--height PX] [--input-deferral] [--compare]');
+        console.log('usage: node scripts/bench-browser.mjs [--build] [--gemm gemm|gemm-512|gemm-512-tiled] [--wave-emu] [--runs N] [--steps N] [--goes N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps|travel] [--trace FILE] [--pause MS] [--height PX] [--input-deferral] [--compare] [--against DIR [--css FILE]]');
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${arg}`);
@@ -108,6 +115,9 @@ function parseArgs(argv) {
     if (!Number.isInteger(options[key]) || options[key] < 1) throw new Error(`--${key} must be a positive integer`);
   }
   if (!Number.isInteger(options.pause) || options.pause < 0) throw new Error('--pause must be a whole number of ms');
+  if (options.against !== null && options.only !== 'steps') throw new Error('--against needs --only steps');
+  if (options.against !== null && options.pause > 0) throw new Error('--against steps as fast as the pages answer: no --pause');
+  if (options.css !== null && options.against === null) throw new Error('--css needs --against');
   return options;
 }
 
@@ -355,24 +365,13 @@ function kindOf(name) {
   return 'other';
 }
 
-// Per measured step: the main thread's work from the key's task to the end of the first frame
-// committed after it ("frame"), split by kind, and everything the main thread did until the next
-// key ("all": also later timers, such as the divergence stack removing a frame after its exit
-// animation, and the frames those cause).
-function analyseTrace(raw, warmup) {
-  const threadNames = new Map();
-  for (const e of raw) {
-    if (e.ph === 'M' && e.name === 'thread_name') threadNames.set(`${e.pid}:${e.tid}`, e.args.name);
-  }
-  const keydowns = raw.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'keydown');
-  if (keydowns.length === 0) throw new Error('the trace has no keydown events');
-  const main = `${keydowns[0].pid}:${keydowns[0].tid}`;
-  if (threadNames.get(main) !== 'CrRendererMain') throw new Error(`keydowns on thread ${threadNames.get(main)}`);
-  // Complete events of the main thread (begin/end pairs joined), in order.
+// Complete events of one renderer main thread (begin/end pairs joined), in order, each with its
+// self time (CPU: its own time less its children's) and its depth (0: a task).
+function threadSpans(raw, thread) {
   const open = [];
   const spans = [];
   for (const e of raw) {
-    if (`${e.pid}:${e.tid}` !== main) continue;
+    if (`${e.pid}:${e.tid}` !== thread) continue;
     // `tdur`/`tts`: the thread's CPU time, which other processes on the machine inflate far less.
     if (e.ph === 'X' && e.dur !== undefined) spans.push({ name: e.name, ts: e.ts, end: e.ts + e.dur, cpu: e.tdur ?? e.dur });
     else if (e.ph === 'B') open.push(e);
@@ -382,7 +381,6 @@ function analyseTrace(raw, warmup) {
     }
   }
   spans.sort((a, b) => a.ts - b.ts || b.end - a.end);
-  // Self time (CPU): a span's CPU time less its children's. Tasks are the outermost spans.
   const stack = [];
   for (const s of spans) {
     s.self = s.cpu;
@@ -391,12 +389,33 @@ function analyseTrace(raw, warmup) {
     s.depth = stack.length;
     stack.push(s);
   }
-  const tasks = spans.filter((s) => s.depth === 0);
-  const keys = keydowns.map((k) => k.ts).sort((a, b) => a - b);
+  return spans;
+}
+
+// Per measured key (all keydowns after the first `warmup`, in time order): the work of the main
+// thread that handled it, from the key's task to the end of the first frame that thread committed
+// after it ("frame"), split by kind, and everything that thread did until the next key ("all":
+// also later timers, such as the divergence stack removing a frame after its exit animation, and
+// the frames those cause). Keys of several pages (`--against`) are each measured on their own
+// page's thread.
+function analyseTrace(raw, warmup) {
+  const threadNames = new Map();
+  for (const e of raw) {
+    if (e.ph === 'M' && e.name === 'thread_name') threadNames.set(`${e.pid}:${e.tid}`, e.args.name);
+  }
+  const keydowns = raw.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'keydown')
+    .sort((a, b) => a.ts - b.ts);
+  if (keydowns.length === 0) throw new Error('the trace has no keydown events');
+  const spansOf = new Map();
   const steps = [];
-  for (let i = warmup; i < keys.length; i++) {
-    const key = keys[i];
-    const next = i + 1 < keys.length ? keys[i + 1] : Infinity;
+  for (let i = warmup; i < keydowns.length; i++) {
+    const main = `${keydowns[i].pid}:${keydowns[i].tid}`;
+    if (threadNames.get(main) !== 'CrRendererMain') throw new Error(`keydowns on thread ${threadNames.get(main)}`);
+    if (!spansOf.has(main)) spansOf.set(main, threadSpans(raw, main));
+    const spans = spansOf.get(main);
+    const tasks = spans.filter((s) => s.depth === 0);
+    const key = keydowns[i].ts;
+    const next = i + 1 < keydowns.length ? keydowns[i + 1].ts : Infinity;
     const keyTask = tasks.find((t) => t.ts <= key && t.end >= key);
     const from = keyTask ? keyTask.ts : key;
     const commit = spans.find((s) => s.name === 'Commit' && s.ts > key && s.ts < next);
@@ -419,6 +438,7 @@ function analyseTrace(raw, warmup) {
       return { busy: busy / 1000, cpu: cpu / 1000, ...ms };
     };
     steps.push({
+      thread: main,
       frame: frameEnd === null ? null : { span: (frameEnd - from) / 1000, ...sum(frameEnd) },
       all: sum(Math.min(next, spans.length ? spans[spans.length - 1].end + 1 : next)),
     });
@@ -426,7 +446,10 @@ function analyseTrace(raw, warmup) {
   return steps;
 }
 
-async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause, compare }) {
+// Opens the page on the lesson with `width` lanes and the Memory tab open; in compare mode with
+// run B a copy of run A (lesson, launch) and its Memory tab open too, so that the keys move both.
+// Returns how many `wave:step` measures a key makes.
+async function openSteps(page, baseUrl, { width, lesson, compare }) {
   await page.goto(baseUrl);
   await page.getByRole('combobox', { name: 'Examples' }).selectOption(lesson);
   await page.getByRole('tab', { name: 'Launch configuration' }).click();
@@ -447,6 +470,11 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause, c
     const lanesB = await b.getByRole('group', { name: 'Lanes' }).getByRole('button').count();
     if (lanesB !== width) throw new Error(`expected ${width} lanes in run B, the page shows ${lanesB}`);
   }
+  return perKey;
+}
+
+async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause, compare }) {
+  const perKey = await openSteps(page, baseUrl, { width, lesson, compare });
   // The Event Timing API times each F10 keydown: `processingEnd - processingStart` is the key
   // handler plus the microtasks it queued (the command and Leptos updating the DOM), and
   // `duration` runs from the key to the next frame presented (8 ms granularity; entries under
@@ -525,6 +553,85 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause, c
     dom, render, total: dom.map((d, i) => d + render[i]), maxDepth, status,
     handler: keys.map((k) => k.processing), presented: keys.map((k) => k.duration), work, traced,
   };
+}
+
+// `--against DIR`: the steps of two builds, key by key in one browser. The page of `--dist` (with
+// `--css FILE` added to it, to try a style change without a build) and the page of DIR take
+// turns, each key going to one page and waiting until that page has drawn it, the order
+// alternating each round; one Chromium trace covers every key and gives each key's main-thread
+// CPU time, split by kind, on its own page's thread. Taking turns key by key lets a busy spell of
+// a shared machine fall on both builds alike, and the same step of the same kernel is compared
+// with itself (key i of one page with key i of the other).
+async function benchAgainst(browser, options) {
+  const builds = [
+    { label: options.css ? `${options.dist} + ${options.css}` : options.dist, dir: options.dist, css: options.css },
+    { label: options.against, dir: options.against, css: null },
+  ];
+  const errors = [];
+  try {
+    for (const build of builds) {
+      const served = await serveDist(path.resolve(root, build.dir));
+      build.server = served.server;
+      const context = await browser.newContext({ viewport: { width: 1400, height: options.height } });
+      await context.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
+      build.page = await context.newPage();
+      build.page.on('pageerror', (e) => errors.push(`${build.label}: ${e.message}`));
+      build.perKey = await openSteps(build.page, served.url, options);
+      if (build.css) await build.page.addStyleTag({ content: await readFile(build.css, 'utf8') });
+      await build.page.getByRole('button', { name: 'Step', exact: true }).first().focus();
+      build.keys = 0;
+    }
+    const press = async (build) => {
+      build.keys += 1;
+      await build.page.keyboard.press('F10');
+      await waitForCount(build.page, 'wave:step-render', build.keys * build.perKey, 10_000);
+      build.order?.push(builds.indexOf(build));
+    };
+    const warmup = 5;
+    for (const build of builds) {
+      for (let i = 0; i < warmup; i++) await press(build);
+    }
+    const order = [];
+    for (const build of builds) build.order = order;
+    const stopTrace = await startTrace(builds[0].page);
+    for (let i = 0; i < options.steps; i++) {
+      for (const build of i % 2 === 0 ? builds : [...builds].reverse()) await press(build);
+    }
+    const raw = await stopTrace();
+    if (options.trace) await writeFile(options.trace, JSON.stringify({ traceEvents: raw }));
+    const keys = analyseTrace(raw, 0);
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    if (keys.length !== order.length) throw new Error(`the trace has ${keys.length} keys, ${order.length} were pressed`);
+    return builds.map((build, b) => ({
+      label: build.label,
+      keys: keys.filter((_, i) => order[i] === b).map((k) => k.frame),
+    }));
+  } finally {
+    for (const build of builds) build.server?.close();
+  }
+}
+
+function reportAgainst(lines, options, [dist, against]) {
+  const mode = options.compare ? '"Step both"' : 'Step';
+  lines.push(`${mode} with ${options.width} lanes (lesson \`${options.lesson}\`, Memory tab open, window height ${options.height}), ${options.steps} keys per build after 5 warm-up keys, the builds taking turns key by key; main-thread CPU time per key from the key's task to the end of the first frame committed after it (Chromium trace; tracing itself slows the page):`);
+  lines.push('');
+  lines.push(`A: ${dist.label}  `);
+  lines.push(`B: ${against.label}`);
+  lines.push('');
+  lines.push('| per key | A median | A p95 | B median | B p95 | A − B, same step: median |');
+  lines.push('|---|---:|---:|---:|---:|---:|');
+  const fields = [['cpu', 'main thread CPU time'], ['script', '  script'], ['style', '  style'], ['layout', '  layout'],
+    ['paint', '  pre-paint, paint, layerize, commit'], ['gc', '  garbage collection'], ['other', '  other']];
+  const pairs = dist.keys.map((k, i) => [k, against.keys[i]]).filter(([a, b]) => a && b);
+  for (const [key, label] of fields) {
+    const a = dist.keys.filter(Boolean).map((k) => k[key]);
+    const b = against.keys.filter(Boolean).map((k) => k[key]);
+    const diff = pairs.map(([x, y]) => x[key] - y[key]);
+    lines.push(`| ${label} | ${ms(median(a))} | ${ms(percentile(a, 95))} | ${ms(median(b))} | ${ms(percentile(b, 95))} | ${ms(median(diff))} |`);
+  }
+  lines.push('');
+  lines.push(`Keys with a committed frame: A ${dist.keys.filter(Boolean).length}, B ${against.keys.filter(Boolean).length} of ${options.steps}; the load average when done: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}.`);
+  lines.push('');
 }
 
 // A seeded generator (the same steps on every run of the script).
@@ -682,7 +789,7 @@ function reportSteps(lines, options, step) {
   }
 }
 
-function report(options, chromiumVersion, gemm, step, travel, runBoth) {
+function report(options, chromiumVersion, gemm, step, travel, runBoth, against) {
   const lines = [];
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   lines.push(`Headless Chromium ${chromiumVersion}, ${os.cpus().length} cores (${cpu}), ${new Date().toISOString().slice(0, 10)}`);
@@ -690,6 +797,7 @@ function report(options, chromiumVersion, gemm, step, travel, runBoth) {
   if (gemm) reportGemm(lines, gemm, options.gemm);
   if (runBoth) reportRunBoth(lines, runBoth, options.gemm);
   if (step) reportSteps(lines, options, step);
+  if (against) reportAgainst(lines, options, against);
   if (travel) reportTravel(lines, travel);
   return lines.join('\n');
 }
@@ -730,13 +838,14 @@ async function main() {
     const runBoth = part('gemm') && options.compare
       ? await benchRunBoth(page, await watchedPage(), url, options.runs, options.gemm)
       : null;
-    const step = part('steps') ? await benchSteps(page, url, options) : null;
+    const against = options.against ? await benchAgainst(browser, options) : null;
+    const step = part('steps') && !against ? await benchSteps(page, url, options) : null;
     const travel = part('travel') ? await benchTravel(page, url, options) : null;
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);
     if (options.json) {
-      console.log(JSON.stringify({ chromium: browser.version(), options, gemm, step, travel, runBoth }, null, 2));
+      console.log(JSON.stringify({ chromium: browser.version(), options, gemm, step, travel, runBoth, against }, null, 2));
     } else {
-      console.log(report(options, browser.version(), gemm, step, travel, runBoth));
+      console.log(report(options, browser.version(), gemm, step, travel, runBoth, against));
     }
   } finally {
     await browser.close();
