@@ -15,7 +15,7 @@ import {
 import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory } from "@codemirror/commands";
 import { search, searchKeymap, highlightSelectionMatches } from "@codemirror/search";
 import { autocompletion, completionKeymap, snippetCompletion } from "@codemirror/autocomplete";
-import { setDiagnostics, lintGutter, openLintPanel, forEachDiagnostic, diagnosticCount } from "@codemirror/lint";
+import { setDiagnostics, lintGutter, openLintPanel, forEachDiagnostic } from "@codemirror/lint";
 import { tagHighlighter } from "@lezer/highlight";
 import {
   MnemonicTable, waveLanguage, waveFolding, waveIndentation, tokenClasses, blockAt, firstWord, LINE_PREFIX,
@@ -446,24 +446,42 @@ const theme = EditorView.theme({
 const early = { editor: null, started: false, opening: false };
 
 /// Opens the editor in `parent` before the app has started: index.html's preview does, with the
-/// text the app is about to open (src/preview/), as soon as this module has arrived, so that the
-/// kernel can be read, scrolled and edited while the wasm is still on its way. What is done in
-/// it until the app starts (edits, the caret, breakpoint toggles) is kept and handed to the app
-/// with the editor. False when the app has started already (it makes its own editor) or one is
-/// open; throws as the constructor does.
-export function openEarly(parent, text, mnemonics, cacheHints, specials) {
+/// text the app is about to open and its breakpoints (src/preview/), as soon as this module has
+/// arrived, so that the kernel can be read, scrolled and edited while the wasm is still on its
+/// way. What is done in it until the app starts (edits, the caret, breakpoints toggled: shown at
+/// once) is handed to the app with the editor (see `takeOver`). False when the app has started
+/// already (it makes its own editor) or one is open; throws as the constructor does.
+export function openEarly(parent, text, mnemonics, cacheHints, specials, breakpoints = []) {
   if (early.started || early.editor) return false;
-  const toggles = [];
+  const opened = new Set(breakpoints);
+  // The lines toggled since: two toggles of a line cancel out.
+  const toggled = new Set();
+  const shown = () => {
+    const lines = new Set(opened);
+    for (const line of toggled) {
+      if (lines.has(line)) lines.delete(line);
+      else lines.add(line);
+    }
+    return [...lines];
+  };
   early.opening = true;
   let editor;
   try {
     editor = new WaveEditor(parent, text, mnemonics, cacheHints, specials,
-      () => { editor.editedEarly = true; }, () => {}, (line) => toggles.push(line));
+      () => { editor.editedEarly = true; },
+      () => {},
+      (line) => {
+        if (toggled.has(line)) toggled.delete(line);
+        else toggled.add(line);
+        editor.setBreakpoints(shown());
+      });
   } finally {
     early.opening = false;
   }
   editor.editedEarly = false;
-  editor.earlyToggles = toggles;
+  editor.openedText = text;
+  editor.earlyToggles = toggled;
+  if (opened.size > 0) editor.setBreakpoints(shown());
   early.editor = editor;
   return true;
 }
@@ -571,26 +589,34 @@ export class WaveEditor {
     }
   }
 
-  /// The app takes over the editor opened early: moved into `parent` (keeping its focus, caret
-  /// and history), its callbacks now the app's. An edit made before keeps its text, which the
-  /// app is told of as an edit, and breakpoint toggles are passed on; an unedited editor shows
-  /// `text` (what the app opened), as if it had always held it.
+  /// The app takes over the editor opened early: moved into `parent` (keeping its focus, scroll
+  /// position, caret and history), its callbacks now the app's. When the app opened the work
+  /// the preview showed, an edit made before keeps its text, which the app is told of as an
+  /// edit, and the breakpoint toggles are passed on. When it opened other work (a link the app
+  /// refused, say), the app's text replaces the editor's: as an undoable change if it had been
+  /// edited (undo brings the edits back), and nothing done before is passed on.
   takeOver(parent, text, hooks) {
     const view = this.view;
-    const focused = view.hasFocus;
+    // Not `view.hasFocus`: that is false in a window in the background, where the focus stays.
+    const focused = view.root.activeElement === view.contentDOM;
+    const scroll = view.scrollSnapshot();
     parent.appendChild(view.dom);
     Object.assign(this.hooks, hooks);
+    view.dispatch({ effects: scroll });
     if (focused) view.focus();
-    if (!this.editedEarly && view.state.doc.toString() !== text) {
+    const sameWork = text === this.openedText;
+    if (!sameWork && view.state.doc.toString() !== text) {
       view.dispatch({
         changes: { from: 0, to: view.state.doc.length, insert: text },
         selection: { anchor: 0 },
-        annotations: [fromPlayground.of(true), Transaction.addToHistory.of(false)],
+        annotations: [fromPlayground.of(true),
+          this.editedEarly ? isolateHistory.of("full") : Transaction.addToHistory.of(false)],
+        scrollIntoView: true,
       });
     }
     view.requestMeasure();
-    const edited = this.editedEarly;
-    const toggles = this.earlyToggles;
+    const edited = sameWork && this.editedEarly;
+    const toggles = sameWork ? [...this.earlyToggles] : [];
     // The app attaches the editor once this returns: it hears of what was done before then.
     queueMicrotask(() => {
       if (edited) hooks.changed(view.state.doc.lines);
@@ -635,15 +661,19 @@ export class WaveEditor {
       diagnostics.push({ from, to, severity: list[i + 2], message: list[i + 3] });
     }
     // Nothing to change, nothing dispatched: every update reads the DOM selection, which makes
-    // the browser lay out whatever is pending (at the app's start, the whole new page).
-    if (diagnostics.length === 0 && diagnosticCount(this.view.state) === 0) return;
+    // the browser lay out whatever is pending (at the app's start, the whole new page). What
+    // was last sent decides, not the count in the state: an edit over a diagnostic's text
+    // drops its range but leaves its gutter marker until diagnostics are set again.
+    if (diagnostics.length === 0 && !this.diagnosticsShown) return;
+    this.diagnosticsShown = diagnostics.length > 0;
     this.view.dispatch(setDiagnostics(this.view.state, diagnostics));
   }
 
   setBreakpoints(lines) {
+    const wanted = new Set(lines);
     const current = this.view.state.field(breakpointField);
-    if (lines.length === current.size && Array.prototype.every.call(lines, (line) => current.has(line))) return;
-    this.view.dispatch({ effects: setBreakpoints.of(new Set(lines)) });
+    if (wanted.size === current.size && [...wanted].every((line) => current.has(line))) return;
+    this.view.dispatch({ effects: setBreakpoints.of(wanted) });
   }
 
   /// What a step changes, in one update: the selected wave's line (0 for none) and the heat as

@@ -16,8 +16,24 @@ const CACHE = `wave-playground-${VERSION}`;
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const listed = await fetch("precache.json", { cache: "no-store" }).then((r) => r.json());
+    // From the network, past the HTTP cache: a host may let browsers keep the page a while.
+    const requests = ["./", ...listed.files].map((path) => new Request(path, { cache: "reload" }));
+    const responses = await Promise.all(requests.map(async (request) => {
+      const response = await fetch(request);
+      if (!response.ok) throw new Error(`${request.url}: HTTP ${response.status}`);
+      return response;
+    }));
+    // The page must be this build's: an older one still served (an upload half done) names
+    // files this cache will not hold, and would be served from it at every visit. Refused, the
+    // installation is tried again at a later visit, and the current version stays.
+    const script = listed.files.find((path) => /^wave-playground-[0-9a-f]{16}\.js$/.test(path));
+    if (script && !(await responses[0].clone().text()).includes(script)) {
+      throw new Error("the page is not this build's");
+    }
     const cache = await caches.open(CACHE);
-    await cache.addAll(["./", ...listed.files]);
+    // A page reached by a redirect cannot answer a navigation as it is.
+    await Promise.all(requests.map((request, i) => cache.put(request,
+      responses[i].redirected ? new Response(responses[i].body, responses[i]) : responses[i])));
     await self.skipWaiting();
   })());
 });

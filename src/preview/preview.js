@@ -100,7 +100,10 @@
   function work() {
     var parts = location.hash.replace(/^#/, '').split('&');
     var state = parts[0];
-    if (parts.indexOf('embed') > 0 || state.slice(0, 5) === 'pack=') return Promise.resolve(null);
+    // An embed, or a read-only page, shows its own way; a pack named by address is the app's.
+    if (parts.indexOf('embed') > 0 || parts.indexOf('readonly') > 0 || state.slice(0, 5) === 'pack=') {
+      return Promise.resolve(null);
+    }
     var saved = null;
     try {
       saved = localStorage.getItem(AUTOSAVE_KEY);
@@ -239,27 +242,34 @@
   // was done in it (src/editor/editor.js, `openEarly`). The module is the one the app imports,
   // found by the preload link Trunk writes for it, so it is fetched once and is one module. If
   // it cannot be found or fails, the listing stays until the app shows its own editor.
-  function openEditor(source) {
+  function openEditor(source, breakpoints) {
     var link = document.querySelector('link[rel="modulepreload"][href$="/target/editor/wave-editor.js"]');
     if (!link || !DATA.editor) return;
     import(link.href).then(function (module) {
       var listing = document.querySelector('#preview [data-preview="kernel"]');
       if (!listing || !document.getElementById('loading')) return;
       var box = listing.parentNode;
-      if (module.openEarly(box, source, DATA.editor.mnemonics, DATA.editor.cacheHints, DATA.editor.specials)) {
+      if (module.openEarly(box, source, DATA.editor.mnemonics, DATA.editor.cacheHints, DATA.editor.specials,
+        breakpoints)) {
         listing.remove();
         root.setAttribute('data-preview-editor', 'open');
       }
     }).catch(function () {});
   }
 
+  // A link's or autosave's breakpoints: the lines the app will mark, shown in the editor too.
+  function breakpointsOf(payload) {
+    var lines = Array.isArray(payload.breakpoints) ? payload.breakpoints : [];
+    return lines.filter(function (line) { return typeof line === 'number' && line >= 1 && line % 1 === 0; });
+  }
+
   var opened = null;
   work().then(function (payload) {
     var shown = show(payload);
-    if (shown) opened = payload.source;
+    if (shown) opened = payload;
     return shown;
   }).then(function (shown) {
     decided(shown);
-    if (shown) openEditor(opened);
+    if (shown) openEditor(opened.source, breakpointsOf(opened));
   }, function () { decided(false); });
 })();

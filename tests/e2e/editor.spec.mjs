@@ -79,6 +79,22 @@ test('a diagnostic is underlined, marked in the gutter, and read on hover and at
   await expect(page.getByText('No problems', { exact: true })).toBeVisible();
 });
 
+test('a diagnostic whose word is deleted and retyped goes from the gutter with the recompile', async ({ page }) => {
+  await page.goto('/');
+  const editor = kernelEditor(page);
+  await editor.fill('.kernel k\n    iad r1, r1, r1\n    halt\n.end');
+  const marker = page.locator('.cm-gutter-lint .cm-lint-marker-error');
+  await expect(marker).toHaveCount(1);
+  // The word deleted, then the right one typed before the recompile: the diagnostic's range
+  // went with the word, its gutter marker stays until the recompile sends the empty list.
+  await page.locator('.cm-lintRange-error').dblclick();
+  await page.keyboard.press('Delete');
+  await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
+  await page.keyboard.insertText('iadd');
+  await expect(page.getByText('No problems', { exact: true })).toBeVisible();
+  await expect(marker).toHaveCount(0);
+});
+
 test('breakpoints toggle from the gutter and from the keyboard, and Run stops at them', async ({ page }) => {
   await page.goto('/');
   await breakpoint(page, 13).click();

@@ -48,9 +48,18 @@ test('a new build takes over on the next load and the page says so', async ({ pa
     const worker = join(site, 'sw.js');
     writeFileSync(worker, readFileSync(worker, 'utf8')
       .replace(/const VERSION = "[^"]*"/, 'const VERSION = "a-later-build"'));
+    const page2 = join(site, 'index.html');
+    writeFileSync(page2, readFileSync(page2, 'utf8')
+      .replace('<title>WAVE Playground</title>', '<title>WAVE Playground, a later build</title>'));
+    // The page comes from the cache of the version that served it; the new worker installs.
     await page.reload();
     await expect(page.getByText('A new version of WAVE Playground is installed')).toBeVisible();
+    await expect(page).toHaveTitle('WAVE Playground');
     await expect.poll(() => page.evaluate(() => caches.keys())).toEqual(['wave-playground-a-later-build']);
+    // The next load is the new build's, page and all.
+    await page.reload();
+    await expect(page).toHaveTitle('WAVE Playground, a later build');
+    await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
   } finally {
     server.close();
     rmSync(site, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // The page before its wasm has arrived: index.html's preview shows the kernel the app is about to
 // open and its lesson's explanation where the app will show them, the machine pane says it is
 // loading, and when the app starts it takes the preview's place.
+import { deflateRawSync } from 'node:zlib';
 import { test as plain, expect as plainExpect } from '@playwright/test';
 import {
   test, expect, autosaved, editorText, expectEditorText, holdEditor, holdWasm, kernelEditor,
@@ -77,7 +78,14 @@ test('what is done in the editor before the app starts is the app\'s when it doe
   await kernelEditor(page).click();
   await page.keyboard.press('Control+End');
   await page.keyboard.type('\n; written while the app was loading');
+  // A breakpoint shows at once; toggled twice, a line is as it was.
   await page.getByRole('button', { name: 'Toggle breakpoint on line 6', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Toggle breakpoint on line 6', exact: true }))
+    .toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Toggle breakpoint on line 7', exact: true }).click();
+  await page.getByRole('button', { name: 'Toggle breakpoint on line 7', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Toggle breakpoint on line 7', exact: true }))
+    .toHaveAttribute('aria-pressed', 'false');
   await expect(loadingNote(page)).toHaveText('Loading WAVE Playground…');
   // The preview's footer counts the kernel's lines as it was opened.
   const typed = (await kernelEditor(page).locator('.cm-line').allTextContents()).join('\n');
@@ -96,6 +104,29 @@ test('what is done in the editor before the app starts is the app\'s when it doe
     .toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('button', { name: 'Toggle breakpoint on line 7', exact: true }))
     .toHaveAttribute('aria-pressed', 'false');
+});
+
+test('when the app opens other work than the preview showed, edits made before are one undo away', async ({ page }) => {
+  // A link the preview reads (its kernel text is all it needs) but the app refuses, lacking the
+  // rest of a link's fields: the app opens the default kernel instead and says why.
+  const link = `/#v1.${deflateRawSync(Buffer.from(JSON.stringify({ source: '; only a kernel\n.kernel k\n    halt\n.end' })))
+    .toString('base64url')}`;
+  const release = await holdWasm(page);
+  await page.goto(link);
+  await editorOpened(page);
+  await expect(kernelEditor(page)).toContainText('; only a kernel');
+  await kernelEditor(page).click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n; edited before the app');
+  release();
+  await expect(page.getByRole('alert')).toContainText('Could not open the link');
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+  await expect(kernelEditor(page)).toContainText('; One wave of eight lanes: even lanes take the `if` side,');
+  await expect(kernelEditor(page)).not.toContainText('; edited before the app');
+  await kernelEditor(page).focus();
+  await page.keyboard.press('Control+z');
+  await expect(kernelEditor(page)).toContainText('; edited before the app');
+  await expect(kernelEditor(page)).toContainText('; only a kernel');
 });
 
 test('until the editor\'s module arrives the kernel shows as a listing that takes no focus', async ({ page }) => {
@@ -195,10 +226,14 @@ plain('a download that fails before the editor opens takes the preview away with
   await plainExpect(page.getByRole('alert')).toContainText('WAVE Playground did not load');
   await plainExpect(previewKernel(page)).toHaveCount(0);
   await plainExpect(page.getByRole('region', { name: 'Kernel' })).toHaveCount(0);
-  // The editor's module, arriving after that, opens nothing.
+  // The editor's module, arriving after that, opens nothing: once it has been evaluated (an
+  // import of it resolves after the preview's, which was asked for first) and a frame has passed.
   releaseEditor();
-  await page.waitForResponse('**/target/editor/wave-editor.js');
-  await plainExpect(page.getByRole('textbox', { name: 'Kernel source' })).toHaveCount(0);
+  await page.evaluate(async () => {
+    await import(document.querySelector('link[rel="modulepreload"][href$="/target/editor/wave-editor.js"]').href);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  });
+  await plainExpect(page.locator('.cm-editor')).toHaveCount(0);
   await plainExpect(page.getByRole('alert').getByRole('button', { name: 'Reload' })).toBeVisible();
 });
 
