@@ -104,7 +104,9 @@ pub fn HelpOverlay() -> impl IntoView {
                 .and_then(|d| d.active_element())
                 .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
             opener.set_value(active);
-            if let Some(button) = close_button.get() {
+            // Untracked: when the dialog's module arrives after the click, the button's appearing
+            // must not run this again, or the opener would become the button itself.
+            if let Some(button) = close_button.get_untracked() {
                 let _ = button.focus();
             }
         } else if let Some(Some(element)) = opener.try_update_value(|o| o.take()) {
