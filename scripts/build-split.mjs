@@ -31,7 +31,13 @@ const release = (process.env.TRUNK_PROFILE || 'release') === 'release';
 const root = new URL('..', import.meta.url).pathname;
 
 function run(command, args) {
-  execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], cwd: root });
+  try {
+    execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], cwd: root });
+  } catch (error) {
+    const hint = error.code === 'ENOENT' ? ' (not installed: scripts/setup.sh installs it)' : '';
+    console.error(`build-split: ${command} failed${hint}: ${error.message}`);
+    process.exit(1);
+  }
 }
 
 const metadata = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps', '--offline'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 }));
