@@ -74,12 +74,12 @@ writeFileSync(join(split, `${stem}.wasm`), growableTable(readFileSync(join(split
 // which wasm-bindgen would otherwise remove.
 run('wasm-bindgen', ['--target', 'web', '--no-typescript', '--keep-lld-exports', '--out-dir', bound, '--out-name', stem, join(split, `${stem}.wasm`)]);
 
-// 3. Optimise. `-ocimfs 0`: wasm-opt leaves functions with one caller where they are (inlining
-// them made the gzipped wasm 36 KB larger, at no measurable speed). The features are the ones
-// rustc's wasm32 target enables, with 128-bit SIMD (.cargo/config.toml).
-const features = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', '--enable-simd'];
+// 3. Optimise, as Trunk does (`data-wasm-opt="z"` with `-ocimfs 0`): wasm-opt leaves functions
+// with one caller where they are (inlining them made the gzipped wasm 36 KB larger, at no
+// measurable speed). No feature flags: wasm-opt takes the features each module's
+// `target_features` section names, as it does for Trunk.
 function optimise(input, output) {
-  if (release) run('wasm-opt', ['-Oz', '-ocimfs', '0', ...features, input, '-o', output]);
+  if (release) run('wasm-opt', ['-Oz', '-ocimfs', '0', input, '-o', output]);
   else copyFileSync(input, output);
 }
 
