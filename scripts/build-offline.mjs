@@ -43,9 +43,10 @@ const worker = readFileSync(new URL('../src/offline/sw.js', import.meta.url), 'u
 writeFileSync(join(dist, 'sw.js'), worker);
 console.log(`build-offline: ${listed.length} files, version ${version}`);
 
-// Trunk's hashed names (`name-<16 hex digits>.ext`, `_bg.wasm`) and the `snippets/<crate>-<hash>/`
-// directory: files that never change under their name, the ones worth compressing once.
-const HASHED = /(?:-[0-9a-f]{16}(?:_bg)?\.(?:wasm|js|css)$)|(?:^snippets\/[^/]+-[0-9a-f]{16}\/.*\.js$)/;
+// Trunk's hashed names (`name-<hash>.ext`, `_bg.wasm`: a 64-bit hash in hex, leading zeros
+// dropped) and the `snippets/<crate>-<hash>/` directory: files that never change under their
+// name, the ones worth compressing once.
+const HASHED = /(?:-[0-9a-f]{8,16}(?:_bg)?\.(?:wasm|js|css)$)|(?:^snippets\/[^/]+-[0-9a-f]{8,16}\/.*\.js$)/;
 let originalBytes = 0;
 let brotliBytes = 0;
 let gzipBytes = 0;

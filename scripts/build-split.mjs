@@ -47,8 +47,9 @@ if (!existsSync(cargoWasm)) {
   process.exit(1);
 }
 
-// Trunk's names: `wave-playground-<hash>.js` and `wave-playground-<hash>_bg.wasm`.
-const stem = readdirSync(staging).map((name) => /^(wave-playground-[0-9a-f]{16})\.js$/.exec(name)?.[1]).find(Boolean);
+// Trunk's names: `wave-playground-<hash>.js` and `wave-playground-<hash>_bg.wasm`, the hash a
+// 64-bit number in hex without leading zeros (so sometimes fewer than 16 digits).
+const stem = readdirSync(staging).map((name) => /^(wave-playground-[0-9a-f]{1,16})\.js$/.exec(name)?.[1]).find(Boolean);
 if (!stem) {
   console.error(`build-split: no wave-playground-<hash>.js in ${staging}`);
   process.exit(1);

@@ -12,7 +12,7 @@
 // A first visit gets a fresh browser context (an empty cache). A repeat visit first loads the
 // page unthrottled in its context until the service worker is active and controls it, then slows
 // the network and CPU and reloads: that reload is measured. The worker's own requests are slowed
-// too (it asks the network for the page first); Chromium refuses to slow a worker's CPU, which
+// too (should it ask the network for anything); Chromium refuses to slow a worker's CPU, which
 // matters little, as the worker only answers from its cache.
 //
 // Every visit opens the `if-else` lesson from a share link (its `#` hash, taken once from an
@@ -236,7 +236,7 @@ async function throttle(session, profile, requests, origin) {
 }
 
 // The service worker of the page's context, as a protocol session. The worker's own requests
-// (on a repeat visit, the page itself: the worker asks the network for it first) are not the
+// (on a repeat visit, whatever it does not hold) are not the
 // page's, so the page's throttling does not slow them: the worker's target must be throttled too.
 // Playwright opens protocol sessions on pages only, so the worker is reached from a browser-level
 // session, its messages wrapped in `Target.sendMessageToTarget`.
@@ -561,7 +561,7 @@ function reportProfile(lines, name, summary, visits) {
   lines.push('');
   if (profile.repeat) {
     const b = summary.bytes[0];
-    lines.push(`Bytes over the network in the first measured visit (the service worker answers from its cache, except for the page itself, which it asks the network for first): ${b.total.toLocaleString('en-US')}.`);
+    lines.push(`Bytes over the network in the first measured visit (the service worker answers from its cache; the browser asks the network whether its script has changed): ${b.total.toLocaleString('en-US')}.`);
     lines.push('');
   }
 }

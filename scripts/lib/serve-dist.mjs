@@ -11,7 +11,7 @@
 //     Accept-Encoding allows it (brotli preferred, as hosts prefer it); otherwise text and wasm are
 //     sent gzipped at zlib level 9, compressed once when the server starts. Images that are
 //     compressed already (PNG) go as they are. `Vary: Accept-Encoding` says the body depends on it.
-//   - caching: files whose names carry a content hash (Trunk's `name-<16 hex digits>.ext`, and the
+//   - caching: files whose names carry a content hash (Trunk's `name-<hash>.ext`, and the
 //     `snippets/<crate>-<hash>/` directory) never change under their name, so they may be kept a
 //     year without asking (`max-age=31536000, immutable`); everything else (index.html, sw.js,
 //     precache.json, the manifest and the icons) gets `no-cache`, so the browser asks every time
@@ -40,8 +40,8 @@ const MIME = {
 // Kinds whose bytes are compressed already: compressing them again gains nothing.
 const PRECOMPRESSED_KINDS = new Set(['.png']);
 
-const HASHED_NAME = /-[0-9a-f]{16}(?:_bg)?\.[a-z]+$/;
-const HASHED_DIRECTORY = /^snippets\/[^/]+-[0-9a-f]{16}\//;
+const HASHED_NAME = /-[0-9a-f]{8,16}(?:_bg)?\.[a-z]+$/;
+const HASHED_DIRECTORY = /^snippets\/[^/]+-[0-9a-f]{8,16}\//;
 
 const mimeOf = (file) => MIME[path.extname(file)] ?? 'application/octet-stream';
 

@@ -26,7 +26,7 @@ self.addEventListener("install", (event) => {
     // The page must be this build's: an older one still served (an upload half done) names
     // files this cache will not hold, and would be served from it at every visit. Refused, the
     // installation is tried again at a later visit, and the current version stays.
-    const script = listed.files.find((path) => /^wave-playground-[0-9a-f]{16}\.js$/.test(path));
+    const script = listed.files.find((path) => /^wave-playground-[0-9a-f]{1,16}\.js$/.test(path));
     if (script && !(await responses[0].clone().text()).includes(script)) {
       throw new Error("the page is not this build's");
     }
