@@ -186,8 +186,8 @@ pub fn ExampleNotes() -> impl IntoView {
                         entries=builtin_entries
                         current=builtin_current
                         on_pick=Callback::new(move |index: usize| {
-                            let lessons: Vec<_> = examples().iter().filter(|e| e.is_lesson()).collect();
-                            if let Some(found) = lessons.get(index) {
+                            let picked = examples().iter().filter(|e| e.is_lesson()).nth(index);
+                            if let Some(found) = picked {
                                 ctx.replace_session(Session::from_example(found));
                             }
                         })

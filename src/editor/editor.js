@@ -443,45 +443,33 @@ const theme = EditorView.theme({
 
 /// The editor the page opened before the app started (`openEarly`), until the app's first
 /// editor takes it over; `started` once the app has made an editor, after which none opens early.
-const early = { editor: null, started: false, opening: false };
+const early = { editor: null, started: false };
 
 /// Opens the editor in `parent` before the app has started: index.html's preview does, with the
 /// text the app is about to open and its breakpoints (src/preview/), as soon as this module has
 /// arrived, so that the kernel can be read, scrolled and edited while the wasm is still on its
 /// way. What is done in it until the app starts (edits, the caret, breakpoints toggled: shown at
-/// once) is handed to the app with the editor (see `takeOver`). False when the app has started
-/// already (it makes its own editor) or one is open; throws as the constructor does.
-export function openEarly(parent, text, mnemonics, cacheHints, specials, breakpoints = []) {
+/// once) is handed to the app with the editor (see `takeOver`); `edited(lineCount)` hears of each
+/// edit until then. False when the app has started already (it makes its own editor) or one is
+/// open; throws as the constructor does.
+export function openEarly(parent, text, mnemonics, cacheHints, specials, breakpoints = [], edited = () => {}) {
   if (early.started || early.editor) return false;
-  const opened = new Set(breakpoints);
-  // The lines toggled since: two toggles of a line cancel out.
-  const toggled = new Set();
-  const shown = () => {
-    const lines = new Set(opened);
-    for (const line of toggled) {
-      if (lines.has(line)) lines.delete(line);
-      else lines.add(line);
-    }
-    return [...lines];
-  };
-  early.opening = true;
-  let editor;
-  try {
-    editor = new WaveEditor(parent, text, mnemonics, cacheHints, specials,
-      () => { editor.editedEarly = true; },
-      () => {},
-      (line) => {
-        if (toggled.has(line)) toggled.delete(line);
-        else toggled.add(line);
-        editor.setBreakpoints(shown());
-      });
-  } finally {
-    early.opening = false;
-  }
+  const editor = new WaveEditor(parent, text, mnemonics, cacheHints, specials,
+    (lines) => {
+      editor.editedEarly = true;
+      edited(lines);
+    },
+    () => {},
+    (line) => {
+      const lines = new Set(editor.view.state.field(breakpointField));
+      if (!lines.delete(line)) lines.add(line);
+      editor.setBreakpoints([...lines]);
+    },
+    true);
   editor.editedEarly = false;
   editor.openedText = text;
-  editor.earlyToggles = toggled;
-  if (opened.size > 0) editor.setBreakpoints(shown());
+  editor.openedBreakpoints = new Set(breakpoints);
+  editor.setBreakpoints(breakpoints);
   early.editor = editor;
   return true;
 }
@@ -490,7 +478,8 @@ export function openEarly(parent, text, mnemonics, cacheHints, specials, breakpo
 /// (`changed(lineCount)`), caret moves (`caret(line)`) and breakpoint toggles (`toggleBreakpoint(line)`).
 /// The app's first editor is the one opened early, when there is one (see `takeOver`).
 export class WaveEditor {
-  constructor(parent, text, mnemonics, cacheHints, specials, changed, caret, toggleBreakpoint) {
+  /// `openingEarly`: made by `openEarly`, not by the app.
+  constructor(parent, text, mnemonics, cacheHints, specials, changed, caret, toggleBreakpoint, openingEarly = false) {
     if (early.editor && !early.started) {
       early.started = true;
       const opened = early.editor;
@@ -498,7 +487,7 @@ export class WaveEditor {
       // A constructor may give another object than `this`: the editor opened early.
       return opened.takeOver(parent, text, { changed, caret, toggleBreakpoint });
     }
-    if (!early.opening) early.started = true;
+    if (!openingEarly) early.started = true;
     const hooks = { changed, caret, toggleBreakpoint };
     this.hooks = hooks;
     const bars = new Map();
@@ -616,7 +605,13 @@ export class WaveEditor {
     }
     view.requestMeasure();
     const edited = sameWork && this.editedEarly;
-    const toggles = sameWork ? [...this.earlyToggles] : [];
+    // The lines whose breakpoint was toggled: those the editor shows and the link did not have,
+    // and the other way round.
+    const shown = view.state.field(breakpointField);
+    const opened = this.openedBreakpoints;
+    const toggles = sameWork
+      ? [...shown].filter((line) => !opened.has(line)).concat([...opened].filter((line) => !shown.has(line)))
+      : [];
     // The app attaches the editor once this returns: it hears of what was done before then.
     queueMicrotask(() => {
       if (edited) hooks.changed(view.state.doc.lines);

@@ -47,13 +47,15 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+// The playground's page, by either of its names; any other address is a file of its own.
+const SCOPE = new URL(self.registration.scope).pathname;
+const PAGE_PATHS = new Set([SCOPE, `${SCOPE}index.html`]);
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  // The playground's page, by either of its names; any other address is a file of its own.
-  const scope = new URL(self.registration.scope).pathname;
-  const isPage = url.pathname === scope || url.pathname === `${scope}index.html`;
+  const isPage = PAGE_PATHS.has(url.pathname);
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     const cached = isPage

@@ -117,6 +117,11 @@
     return decode('a1', saved.trim()).then(function (payload) { return payload || fallback; });
   }
 
+  // The editor footer's line count, as the app words it.
+  function linesText(lines) {
+    return lines === 1 ? '1 line' : lines + ' lines';
+  }
+
   function element(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -217,7 +222,9 @@
     lines = lines.length;
     var footer = element('p', 'pane-footer');
     footer.appendChild(element('span', ''));
-    footer.appendChild(element('span', '', lines === 1 ? '1 line' : lines + ' lines'));
+    var count = element('span', '', linesText(lines));
+    count.setAttribute('data-preview', 'lines');
+    footer.appendChild(count);
     editorPane.appendChild(footer);
     workspace.appendChild(editorPane);
 
@@ -249,8 +256,11 @@
       var listing = document.querySelector('#preview [data-preview="kernel"]');
       if (!listing || !document.getElementById('loading')) return;
       var box = listing.parentNode;
+      // The footer counts the lines as they are edited, as the app's does.
+      var count = document.querySelector('#preview [data-preview="lines"]');
+      var edited = function (lines) { if (count) count.textContent = linesText(lines); };
       if (module.openEarly(box, source, DATA.editor.mnemonics, DATA.editor.cacheHints, DATA.editor.specials,
-        breakpoints)) {
+        breakpoints, edited)) {
         listing.remove();
         root.setAttribute('data-preview-editor', 'open');
       }
@@ -263,13 +273,9 @@
     return lines.filter(function (line) { return typeof line === 'number' && line >= 1 && line % 1 === 0; });
   }
 
-  var opened = null;
   work().then(function (payload) {
     var shown = show(payload);
-    if (shown) opened = payload;
-    return shown;
-  }).then(function (shown) {
     decided(shown);
-    if (shown) openEditor(opened.source, breakpointsOf(opened));
-  }, function () { decided(false); });
+    if (shown) openEditor(payload.source, breakpointsOf(payload));
+  }).catch(function () { decided(false); });
 })();

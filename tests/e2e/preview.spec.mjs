@@ -87,10 +87,11 @@ test('what is done in the editor before the app starts is the app\'s when it doe
   await expect(page.getByRole('button', { name: 'Toggle breakpoint on line 7', exact: true }))
     .toHaveAttribute('aria-pressed', 'false');
   await expect(loadingNote(page)).toHaveText('Loading WAVE Playground…');
-  // The preview's footer counts the kernel's lines as it was opened.
   const typed = (await kernelEditor(page).locator('.cm-line').allTextContents()).join('\n');
   expect(typed).toMatch(/\n\s*; written while the app was loading$/);
   expect(typed.startsWith(before)).toBe(true);
+  // The preview's footer counts the lines as they are edited.
+  await expect(page.getByText(/^\d+ lines?$/)).toHaveText(`${typed.split('\n').length} lines`);
 
   release();
   await expect(page.getByText('Loading WAVE Playground…')).toHaveCount(0);
