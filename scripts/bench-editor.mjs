@@ -175,7 +175,8 @@ async function sizes() {
   const files = await readdir(dist, { recursive: true });
   const gz = async (name) => gzipSync(await readFile(path.join(dist, name)), { level: 9 }).length;
   const editor = files.find((f) => f.endsWith('wave-editor.js'));
-  const wasm = files.find((f) => f.endsWith('.wasm'));
+  // The first module: the split modules loaded on first use are not part of the start.
+  const wasm = files.find((f) => f.endsWith('_bg.wasm'));
   if (!editor || !wasm) throw new Error(`no editor bundle or wasm in ${dist}: build the page first`);
   return { editorJs: await gz(editor), wasm: await gz(wasm) };
 }

@@ -487,7 +487,7 @@ function milestones(v) {
   const css = file((p) => p.endsWith('.css'));
   const glue = file((p) => /^\/wave-playground-[0-9a-f]+\.js$/.test(p));
   const editor = file((p) => p.endsWith('/wave-editor.js'));
-  const wasm = file((p) => p.endsWith('.wasm'));
+  const wasm = file((p) => p.endsWith('_bg.wasm'));
   const beforeInteractive = (v.longtasks ?? []).filter((t) => t.start < v.interactive);
   const afterWasm = wasm ? beforeInteractive.filter((t) => t.start + t.duration > wasm.responseEnd) : [];
   return {

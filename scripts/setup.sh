@@ -8,6 +8,7 @@ TRUNK_VERSION="0.21.14"
 WASM_BINDGEN_VERSION="0.2.130"
 GECKODRIVER_VERSION="0.37.1"
 WASM_OPT_VERSION="132"
+WASM_SPLIT_VERSION="0.2.4"
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$HOME/.cargo/bin:$repo_root/node_modules/.bin:$PATH"
@@ -52,6 +53,15 @@ if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes)"
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" \
     || die "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION failed"
+fi
+
+# The splitter the page's build runs (scripts/build-split.mjs), from crates.io. It has no
+# --version, so cargo's list of installed crates says which version is there.
+if ! command -v wasm-split-cli >/dev/null 2>&1 \
+   || ! cargo install --list 2>/dev/null | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "installing wasm_split_cli_support $WASM_SPLIT_VERSION (about 2 minutes)"
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked \
+    || die "cargo install wasm_split_cli_support $WASM_SPLIT_VERSION failed"
 fi
 
 # npm packages: binaryen (wasm-opt 132), CodeMirror and esbuild, Playwright (driver only, never

@@ -5,6 +5,7 @@ mod app;
 pub mod codemirror;
 pub mod components;
 pub mod fma;
+mod split;
 
 pub use app::{default_session, App};
 pub use wave_session::DEFAULT_KERNEL;

@@ -2,12 +2,14 @@
 //! show (the picture is the session's, `Session::moment_svg`, in the page's current theme; the
 //! PNG is that SVG drawn by the browser at twice its size), "Download trace" (the run's events
 //! as JSON, `Session::trace_json`) and the timeline of a range of steps as SVG
-//! (`Session::timeline_svg`).
+//! (`Session::timeline_svg`). The menu's exports are in a module of their own in the page's build
+//! (src/split.rs): they run once it has arrived, on the first export of a visit.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::Ctx;
+use crate::split::run_loaded;
 
 /// Whether the page shows its dark theme now (chosen, or the system's).
 fn dark_theme(ctx: Ctx) -> bool {
@@ -69,6 +71,14 @@ fn kernel_name(ctx: Ctx) -> String {
 
 /// Downloads the events of the run so far as JSON (docs/trace-format.md).
 pub fn download_trace(ctx: Ctx) {
+    run_loaded!(trace_file(ctx));
+}
+
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(export, wasm_split_path = ::leptos::wasm_split)
+)]
+fn trace_file(ctx: Ctx) {
     ctx.commit_source();
     // Replaying leaves the machine where it stands: nothing on show changes.
     let Some(export) = ctx.session.try_update_value(|s| s.trace_json()) else {
@@ -98,10 +108,17 @@ pub fn download_trace(ctx: Ctx) {
     }
 }
 
-/// Downloads the kernel as the `.wbin` binary `wave-asm` writes for it.
 /// "Download as lesson pack": the open pack when the work is one of its lessons, else the
 /// kernel (see `Session::lesson_pack`).
 pub fn download_lesson_pack(ctx: Ctx) {
+    run_loaded!(lesson_pack_file(ctx));
+}
+
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(export, wasm_split_path = ::leptos::wasm_split)
+)]
+fn lesson_pack_file(ctx: Ctx) {
     ctx.commit_source();
     let open = super::lessons::open_pack().get_untracked();
     let written =
@@ -113,7 +130,16 @@ pub fn download_lesson_pack(ctx: Ctx) {
     }
 }
 
+/// Downloads the kernel as the `.wbin` binary `wave-asm` writes for it.
 pub fn download_wbin(ctx: Ctx) {
+    run_loaded!(wbin_file(ctx));
+}
+
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(export, wasm_split_path = ::leptos::wasm_split)
+)]
+fn wbin_file(ctx: Ctx) {
     ctx.commit_source();
     match ctx.peek(|s| Some(s.wbin())) {
         Some(Ok(bytes)) => {
@@ -146,6 +172,14 @@ fn refused(ctx: Ctx) {
 
 /// Downloads the moment on show as an SVG picture.
 pub fn download_svg(ctx: Ctx) {
+    run_loaded!(svg_file(ctx));
+}
+
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(export, wasm_split_path = ::leptos::wasm_split)
+)]
+fn svg_file(ctx: Ctx) {
     let (svg, name) = moment(ctx);
     if download(&format!("{name}.svg"), "image/svg+xml", &svg).is_none() {
         refused(ctx);
@@ -154,6 +188,14 @@ pub fn download_svg(ctx: Ctx) {
 
 /// Downloads the moment on show as a PNG: the SVG drawn at twice its size.
 pub fn download_png(ctx: Ctx) {
+    run_loaded!(png_file(ctx));
+}
+
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(export, wasm_split_path = ::leptos::wasm_split)
+)]
+fn png_file(ctx: Ctx) {
     let (svg, name) = moment(ctx);
     if draw_png(ctx, svg, format!("{name}.png")).is_none() {
         refused(ctx);

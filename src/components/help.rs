@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use super::use_ctx;
+use crate::split::loaded;
 
 const KEYS: [(&str, &str); 15] = [
     ("F5", "Run / continue (pause while running)"),
@@ -103,7 +104,9 @@ pub fn HelpOverlay() -> impl IntoView {
                 .and_then(|d| d.active_element())
                 .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
             opener.set_value(active);
-            if let Some(button) = close_button.get() {
+            // Untracked: when the dialog's module arrives after the click, the button's appearing
+            // must not run this again, or the opener would become the button itself.
+            if let Some(button) = close_button.get_untracked() {
                 let _ = button.focus();
             }
         } else if let Some(Some(element)) = opener.try_update_value(|o| o.take()) {
@@ -112,40 +115,59 @@ pub fn HelpOverlay() -> impl IntoView {
     });
     view! {
         <Show when=move || ctx.help_open.get()>
-            <div class="overlay" on:click=move |_| ctx.help_open.set(false)>
-                <div
-                    class="dialog"
-                    role="dialog"
-                    aria-modal="true"
-                    aria-labelledby="help-title"
-                    on:click=|event| event.stop_propagation()
-                    on:keydown=move |event: web_sys::KeyboardEvent| {
-                        // A modal dialog keeps focus inside: its only control is Close.
-                        if event.key() == "Tab" {
-                            event.prevent_default();
-                            if let Some(button) = close_button.get() {
-                                let _ = button.focus();
-                            }
-                        }
-                    }
-                >
-                    <h2 id="help-title">"Keyboard shortcuts"</h2>
-                    <KeyList keys=&KEYS />
-                    <h3>"In the editor"</h3>
-                    <KeyList keys=&EDITOR_KEYS />
-                    <p class="muted">
-                        "Every control is reachable with Tab; the lanes, the stack and the registers follow the selected wave."
-                    </p>
-                    <button
-                        type="button"
-                        class="btn primary"
-                        node_ref=close_button
-                        on:click=move |_| ctx.help_open.set(false)
-                    >
-                        "Close"
-                    </button>
-                </div>
-            </div>
+            {move || {
+                let help_open = ctx.help_open;
+                Suspend::new(async move { loaded!(help_dialog(help_open, close_button)) })
+            }}
         </Show>
     }
+}
+
+/// The dialog itself, in a module of its own in the page's build: most visits never open it.
+/// When its module arrives after the click, the close button takes the focus as it appears.
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(help, wasm_split_path = ::leptos::wasm_split)
+)]
+fn help_dialog(help_open: RwSignal<bool>, close_button: NodeRef<leptos::html::Button>) -> AnyView {
+    close_button.on_load(|button| {
+        let _ = button.focus();
+    });
+    view! {
+        <div class="overlay" on:click=move |_| help_open.set(false)>
+            <div
+                class="dialog"
+                role="dialog"
+                aria-modal="true"
+                aria-labelledby="help-title"
+                on:click=|event| event.stop_propagation()
+                on:keydown=move |event: web_sys::KeyboardEvent| {
+                    // A modal dialog keeps focus inside: its only control is Close.
+                    if event.key() == "Tab" {
+                        event.prevent_default();
+                        if let Some(button) = close_button.get() {
+                            let _ = button.focus();
+                        }
+                    }
+                }
+            >
+                <h2 id="help-title">"Keyboard shortcuts"</h2>
+                <KeyList keys=&KEYS />
+                <h3>"In the editor"</h3>
+                <KeyList keys=&EDITOR_KEYS />
+                <p class="muted">
+                    "Every control is reachable with Tab; the lanes, the stack and the registers follow the selected wave."
+                </p>
+                <button
+                    type="button"
+                    class="btn primary"
+                    node_ref=close_button
+                    on:click=move |_| help_open.set(false)
+                >
+                    "Close"
+                </button>
+            </div>
+        </div>
+    }
+    .into_any()
 }

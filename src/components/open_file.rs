@@ -9,17 +9,23 @@ use wasm_bindgen_futures::JsFuture;
 use wave_session::Session;
 
 use super::{use_ctx, Ctx};
+use crate::split::loaded;
 
 /// Opens the bytes of the file `name` in place of the current kernel (the editor keeps the old
-/// text in its undo history), keeping the launch configuration.
-pub fn open_bytes(ctx: Ctx, name: &str, bytes: &[u8]) {
+/// text in its undo history), keeping the launch configuration. In a module of its own in the
+/// page's build (src/split.rs): the `.wbin` decoder and disassembler are needed only here.
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(open_file, wasm_split_path = ::leptos::wasm_split)
+)]
+fn open_bytes(ctx: Ctx, name: String, bytes: Vec<u8>) {
     // While comparing, the run whose region had focus last.
     let ctx = super::compare::target(ctx);
     if name.to_ascii_lowercase().ends_with(".md") {
-        super::lessons::open_pack_bytes(ctx, name, bytes, None);
+        super::lessons::open_pack_bytes(ctx, &name, &bytes, None);
         return;
     }
-    match wave_session::open_file(name, bytes) {
+    match wave_session::open_file(&name, &bytes) {
         Ok(opened) => {
             let mut form = ctx.peek(|s| s.form().clone());
             form.kernel = String::new();
@@ -40,7 +46,13 @@ fn read_file(ctx: Ctx, file: web_sys::File) {
     let reading = JsFuture::from(file.array_buffer());
     wasm_bindgen_futures::spawn_local(async move {
         match reading.await {
-            Ok(buffer) => open_bytes(ctx, &name, &js_sys::Uint8Array::new(&buffer).to_vec()),
+            Ok(buffer) => {
+                loaded!(open_bytes(
+                    ctx,
+                    name,
+                    js_sys::Uint8Array::new(&buffer).to_vec()
+                ))
+            }
             Err(_) => ctx
                 .alert
                 .set(Some(format!("The browser could not read {name}"))),

@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// Trunk post-build hook: splits the page's wasm into a first module and modules loaded on first
+// use, and puts them where Trunk's page expects its one module.
+//
+// Trunk runs wasm-bindgen straight after cargo, with no step between them, and the splitter has to
+// run on cargo's output, before wasm-bindgen rewrites the module. So Trunk builds the app as usual
+// (with the `split` feature, index.html's `data-cargo-features`, and without optimising it), and
+// this hook starts again from cargo's output:
+//   1. wasm-split-cli (crates.io's wasm_split_cli_support, installed by scripts/setup.sh) cuts
+//      the module at the split points (src/split.rs): a main module, one module per split point
+//      (plus chunks that several of them share), and `__wasm_split.js`, which fetches them and
+//      links them to the main module's memory, function table and functions;
+//   2. wasm-bindgen makes the main module's JavaScript, as Trunk does;
+//   3. wasm-opt optimises each module (in a release build), as Trunk does;
+//   4. the results replace Trunk's JavaScript and wasm under Trunk's hashed names; the loaded
+//      modules and `__wasm_split.js` get hashed names of their own (`NAME-<16 hex digits>`, a hash
+//      of the contents), and the page's integrity attributes are written again for the new files.
+// Trunk's name for the main module is a hash of cargo's output, so it changes whenever the code
+// does, as the names of the other files change with their contents.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const staging = process.env.TRUNK_STAGING_DIR || process.argv[2];
+if (!staging) {
+  console.error('build-split: no TRUNK_STAGING_DIR (run by trunk) and no directory given');
+  process.exit(1);
+}
+const release = (process.env.TRUNK_PROFILE || 'release') === 'release';
+const root = new URL('..', import.meta.url).pathname;
+
+function run(command, args) {
+  try {
+    execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], cwd: root });
+  } catch (error) {
+    const hint = error.code === 'ENOENT' ? ' (not installed: scripts/setup.sh installs it)' : '';
+    console.error(`build-split: ${command} failed${hint}: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+const metadata = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps', '--offline'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 }));
+const cargoWasm = join(metadata.target_directory, 'wasm32-unknown-unknown', release ? 'release' : 'debug', 'wave-playground.wasm');
+if (!existsSync(cargoWasm)) {
+  console.error(`build-split: cargo's output ${cargoWasm} is missing`);
+  process.exit(1);
+}
+
+// Trunk's names: `wave-playground-<hash>.js` and `wave-playground-<hash>_bg.wasm`, the hash a
+// 64-bit number in hex without leading zeros (so sometimes fewer than 16 digits).
+const stem = readdirSync(staging).map((name) => /^(wave-playground-[0-9a-f]{1,16})\.js$/.exec(name)?.[1]).find(Boolean);
+if (!stem) {
+  console.error(`build-split: no wave-playground-<hash>.js in ${staging}`);
+  process.exit(1);
+}
+
+const work = join(metadata.target_directory, 'wasm-split');
+rmSync(work, { recursive: true, force: true });
+const split = join(work, 'split');
+const bound = join(work, 'bindgen');
+mkdirSync(split, { recursive: true });
+
+// 1. Split. `--out-name` makes `__wasm_split.js` import the main module's JavaScript under
+// Trunk's name, the module the page has already loaded (a second copy would be a second app).
+run('wasm-split-cli', ['--target', 'web', '--out-name', stem, cargoWasm, split]);
+
+// The splitter gives the main module's function table a maximum equal to its size; the page
+// grows it by one at start to lend the engine the browser's fused multiply-add (src/fma.rs, and
+// the linker's `--growable-table` in .cargo/config.toml), so the maximum goes again.
+writeFileSync(join(split, `${stem}.wasm`), growableTable(readFileSync(join(split, `${stem}.wasm`))));
+
+// 2. The main module's JavaScript, with the flags Trunk gives wasm-bindgen, keeping the exports
+// the linker made (the function table, the stack pointer, the functions the loaded modules call),
+// which wasm-bindgen would otherwise remove.
+run('wasm-bindgen', ['--target', 'web', '--no-typescript', '--keep-lld-exports', '--out-dir', bound, '--out-name', stem, join(split, `${stem}.wasm`)]);
+
+// 3. Optimise, as Trunk does (`data-wasm-opt="z"` with `-ocimfs 0`): wasm-opt leaves functions
+// with one caller where they are (inlining them made the gzipped wasm 36 KB larger, at no
+// measurable speed). No feature flags: wasm-opt takes the features each module's
+// `target_features` section names, as it does for Trunk.
+function optimise(input, output) {
+  if (release) run('wasm-opt', ['-Oz', '-ocimfs', '0', input, '-o', output]);
+  else copyFileSync(input, output);
+}
+
+function readLeb(bytes, at) {
+  let value = 0;
+  let shift = 0;
+  for (;;) {
+    const byte = bytes[at++];
+    value += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+    if (byte < 0x80) return [value, at];
+  }
+}
+
+function leb(value) {
+  const out = [];
+  do {
+    let byte = value % 128;
+    value = Math.floor(value / 128);
+    if (value > 0) byte |= 0x80;
+    out.push(byte);
+  } while (value > 0);
+  return out;
+}
+
+// The module with its one table's maximum removed (the table section, id 4, written again).
+function growableTable(bytes) {
+  let at = 8;
+  while (at < bytes.length) {
+    const id = bytes[at];
+    const [size, body] = readLeb(bytes, at + 1);
+    if (id === 4) {
+      const [count, entry] = readLeb(bytes, body);
+      const [type, flags] = [bytes[entry], bytes[entry + 1]];
+      if (count !== 1 || type !== 0x70) throw new Error('build-split: expected one funcref table');
+      if (flags !== 0x01) return bytes;
+      const [min] = readLeb(bytes, entry + 2);
+      const content = [1, 0x70, 0x00, ...leb(min)];
+      return Buffer.concat([bytes.subarray(0, at), Buffer.from([4, ...leb(content.length), ...content]), bytes.subarray(body + size)]);
+    }
+    at = body + size;
+  }
+  throw new Error('build-split: the main module has no table section');
+}
+
+const hash16 = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+
+// 4. The loaded modules under hashed names, then the loader that names them.
+let loader = readFileSync(join(split, '__wasm_split.js'), 'utf8');
+const loaded = [];
+for (const name of readdirSync(split).filter((n) => n.endsWith('.wasm') && n !== `${stem}.wasm`).sort()) {
+  const optimised = join(work, name);
+  optimise(join(split, name), optimised);
+  const bytes = readFileSync(optimised);
+  const hashed = `${name.slice(0, -'.wasm'.length)}-${hash16(bytes)}.wasm`;
+  writeFileSync(join(staging, hashed), bytes);
+  const reference = `"./${name}"`;
+  if (!loader.includes(reference)) {
+    console.error(`build-split: __wasm_split.js does not name ${name}`);
+    process.exit(1);
+  }
+  loader = loader.replaceAll(reference, `"./${hashed}"`);
+  loaded.push(`${hashed} (${bytes.length} bytes)`);
+}
+const loaderName = `wasm-split-${hash16(loader)}.js`;
+writeFileSync(join(staging, loaderName), loader);
+
+// The main module's JavaScript imports the loader by the name the splitter gave it; the import
+// statements change, and the keys of the wasm's imports object, which name the wasm's own import
+// module, stay.
+const importLoader = /(\bfrom\s*)(['"])\.\/__wasm_split\.js\2/g;
+let mainJs = readFileSync(join(bound, `${stem}.js`), 'utf8');
+if (!importLoader.test(mainJs)) {
+  console.error(`build-split: ${stem}.js does not import ./__wasm_split.js`);
+  process.exit(1);
+}
+mainJs = mainJs.replace(importLoader, `$1$2./${loaderName}$2`);
+writeFileSync(join(staging, `${stem}.js`), mainJs);
+optimise(join(bound, `${stem}_bg.wasm`), join(staging, `${stem}_bg.wasm`));
+// wasm-bindgen's snippets (the editor's bundle, inline JavaScript) are the ones Trunk copied.
+if (existsSync(join(bound, 'snippets'))) cpSync(join(bound, 'snippets'), join(staging, 'snippets'), { recursive: true });
+
+// The page's integrity attributes for the two files that changed under their names.
+const indexPath = join(staging, 'index.html');
+let index = readFileSync(indexPath, 'utf8');
+for (const file of [`${stem}.js`, `${stem}_bg.wasm`]) {
+  const pattern = new RegExp(`(href="\\./${file.replaceAll('.', '\\.')}"[^>]*integrity=")[^"]*(")`);
+  if (!pattern.test(index)) {
+    console.error(`build-split: index.html has no integrity attribute for ${file}`);
+    process.exit(1);
+  }
+  index = index.replace(pattern, `$1${sri(readFileSync(join(staging, file)))}$2`);
+}
+writeFileSync(indexPath, index);
+const mainBytes = readFileSync(join(staging, `${stem}_bg.wasm`)).length;
+console.log(`build-split: main module ${mainBytes} bytes; loaded on use: ${loaded.join(', ') || 'none'}; loader ${loaderName}`);
