@@ -3,13 +3,14 @@
 //! PNG is that SVG drawn by the browser at twice its size), "Download trace" (the run's events
 //! as JSON, `Session::trace_json`) and the timeline of a range of steps as SVG
 //! (`Session::timeline_svg`). The menu's exports are in a module of their own in the page's build
-//! (src/split.rs): they run once it has arrived, on the first export of a visit.
+//! (src/split.rs): they run once it has arrived, on the first export of a visit; if it does not
+//! arrive, the alert says which download could not be made.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::Ctx;
-use crate::split::run_loaded;
+use crate::split::{run_loaded, NotArrived};
 
 /// Whether the page shows its dark theme now (chosen, or the system's).
 fn dark_theme(ctx: Ctx) -> bool {
@@ -71,24 +72,24 @@ fn kernel_name(ctx: Ctx) -> String {
 
 /// Downloads the events of the run so far as JSON (docs/trace-format.md).
 pub fn download_trace(ctx: Ctx) {
-    run_loaded!(trace_file(ctx));
+    run_loaded!(ctx, "The trace could not be downloaded", trace_file(ctx));
 }
 
 #[cfg_attr(
     feature = "split",
-    leptos::wasm_split::wasm_split(export, wasm_split_path = ::leptos::wasm_split)
+    leptos::wasm_split::wasm_split(export, fallible, wasm_split_path = ::leptos::wasm_split)
 )]
-fn trace_file(ctx: Ctx) {
+fn trace_file(ctx: Ctx) -> Result<(), NotArrived> {
     ctx.commit_source();
     // Replaying leaves the machine where it stands: nothing on show changes.
     let Some(export) = ctx.session.try_update_value(|s| s.trace_json()) else {
-        return;
+        return Ok(());
     };
     let export = match export {
         Ok(export) => export,
         Err(reason) => {
             ctx.notice.set(Some(reason));
-            return;
+            return Ok(());
         }
     };
     let name = format!(
@@ -106,19 +107,24 @@ fn trace_file(ctx: Ctx) {
             export.events
         )));
     }
+    Ok(())
 }
 
 /// "Download as lesson pack": the open pack when the work is one of its lessons, else the
 /// kernel (see `Session::lesson_pack`).
 pub fn download_lesson_pack(ctx: Ctx) {
-    run_loaded!(lesson_pack_file(ctx));
+    run_loaded!(
+        ctx,
+        "The lesson pack could not be downloaded",
+        lesson_pack_file(ctx)
+    );
 }
 
 #[cfg_attr(
     feature = "split",
-    leptos::wasm_split::wasm_split(export, wasm_split_path = ::leptos::wasm_split)
+    leptos::wasm_split::wasm_split(export, fallible, wasm_split_path = ::leptos::wasm_split)
 )]
-fn lesson_pack_file(ctx: Ctx) {
+fn lesson_pack_file(ctx: Ctx) -> Result<(), NotArrived> {
     ctx.commit_source();
     let open = super::lessons::open_pack().get_untracked();
     let written =
@@ -128,18 +134,23 @@ fn lesson_pack_file(ctx: Ctx) {
             refused(ctx);
         }
     }
+    Ok(())
 }
 
 /// Downloads the kernel as the `.wbin` binary `wave-asm` writes for it.
 pub fn download_wbin(ctx: Ctx) {
-    run_loaded!(wbin_file(ctx));
+    run_loaded!(
+        ctx,
+        "The .wbin binary could not be downloaded",
+        wbin_file(ctx)
+    );
 }
 
 #[cfg_attr(
     feature = "split",
-    leptos::wasm_split::wasm_split(export, wasm_split_path = ::leptos::wasm_split)
+    leptos::wasm_split::wasm_split(export, fallible, wasm_split_path = ::leptos::wasm_split)
 )]
-fn wbin_file(ctx: Ctx) {
+fn wbin_file(ctx: Ctx) -> Result<(), NotArrived> {
     ctx.commit_source();
     match ctx.peek(|s| Some(s.wbin())) {
         Some(Ok(bytes)) => {
@@ -151,6 +162,7 @@ fn wbin_file(ctx: Ctx) {
         Some(Err(reason)) => ctx.notice.set(Some(reason)),
         None => {}
     }
+    Ok(())
 }
 
 /// Downloads the timeline of steps `first..last` as an SVG picture; `Err` says why it cannot.
@@ -172,34 +184,44 @@ fn refused(ctx: Ctx) {
 
 /// Downloads the moment on show as an SVG picture.
 pub fn download_svg(ctx: Ctx) {
-    run_loaded!(svg_file(ctx));
+    run_loaded!(
+        ctx,
+        "The SVG picture could not be downloaded",
+        svg_file(ctx)
+    );
 }
 
 #[cfg_attr(
     feature = "split",
-    leptos::wasm_split::wasm_split(export, wasm_split_path = ::leptos::wasm_split)
+    leptos::wasm_split::wasm_split(export, fallible, wasm_split_path = ::leptos::wasm_split)
 )]
-fn svg_file(ctx: Ctx) {
+fn svg_file(ctx: Ctx) -> Result<(), NotArrived> {
     let (svg, name) = moment(ctx);
     if download(&format!("{name}.svg"), "image/svg+xml", &svg).is_none() {
         refused(ctx);
     }
+    Ok(())
 }
 
 /// Downloads the moment on show as a PNG: the SVG drawn at twice its size.
 pub fn download_png(ctx: Ctx) {
-    run_loaded!(png_file(ctx));
+    run_loaded!(
+        ctx,
+        "The PNG picture could not be downloaded",
+        png_file(ctx)
+    );
 }
 
 #[cfg_attr(
     feature = "split",
-    leptos::wasm_split::wasm_split(export, wasm_split_path = ::leptos::wasm_split)
+    leptos::wasm_split::wasm_split(export, fallible, wasm_split_path = ::leptos::wasm_split)
 )]
-fn png_file(ctx: Ctx) {
+fn png_file(ctx: Ctx) -> Result<(), NotArrived> {
     let (svg, name) = moment(ctx);
     if draw_png(ctx, svg, format!("{name}.png")).is_none() {
         refused(ctx);
     }
+    Ok(())
 }
 
 fn draw_png(ctx: Ctx, svg: String, name: String) -> Option<()> {

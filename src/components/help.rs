@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::use_ctx;
-use crate::split::loaded;
+use crate::split::{arrived, loaded, NotArrived};
 
 const KEYS: [(&str, &str); 15] = [
     ("F5", "Run / continue (pause while running)"),
@@ -117,7 +117,19 @@ pub fn HelpOverlay() -> impl IntoView {
         <Show when=move || ctx.help_open.get()>
             {move || {
                 let help_open = ctx.help_open;
-                Suspend::new(async move { loaded!(help_dialog(help_open, close_button)) })
+                Suspend::new(async move {
+                    let dialog = arrived(
+                        ctx,
+                        "Help could not be loaded",
+                        loaded!(help_dialog(help_open, close_button)),
+                    );
+                    if dialog.is_none() {
+                        // Closed again, so that the next click on Help tries once more (and focus
+                        // goes back to the control that opened it).
+                        help_open.set(false);
+                    }
+                    dialog
+                })
             }}
         </Show>
     }
@@ -127,13 +139,16 @@ pub fn HelpOverlay() -> impl IntoView {
 /// When its module arrives after the click, the close button takes the focus as it appears.
 #[cfg_attr(
     feature = "split",
-    leptos::wasm_split::wasm_split(help, wasm_split_path = ::leptos::wasm_split)
+    leptos::wasm_split::wasm_split(help, fallible, wasm_split_path = ::leptos::wasm_split)
 )]
-fn help_dialog(help_open: RwSignal<bool>, close_button: NodeRef<leptos::html::Button>) -> AnyView {
+fn help_dialog(
+    help_open: RwSignal<bool>,
+    close_button: NodeRef<leptos::html::Button>,
+) -> Result<AnyView, NotArrived> {
     close_button.on_load(|button| {
         let _ = button.focus();
     });
-    view! {
+    Ok(view! {
         <div class="overlay" on:click=move |_| help_open.set(false)>
             <div
                 class="dialog"
@@ -169,5 +184,5 @@ fn help_dialog(help_open: RwSignal<bool>, close_button: NodeRef<leptos::html::Bu
             </div>
         </div>
     }
-    .into_any()
+    .into_any())
 }

@@ -9,21 +9,21 @@ use wasm_bindgen_futures::JsFuture;
 use wave_session::Session;
 
 use super::{use_ctx, Ctx};
-use crate::split::loaded;
+use crate::split::{arrived, loaded, NotArrived};
 
 /// Opens the bytes of the file `name` in place of the current kernel (the editor keeps the old
 /// text in its undo history), keeping the launch configuration. In a module of its own in the
 /// page's build (src/split.rs): the `.wbin` decoder and disassembler are needed only here.
 #[cfg_attr(
     feature = "split",
-    leptos::wasm_split::wasm_split(open_file, wasm_split_path = ::leptos::wasm_split)
+    leptos::wasm_split::wasm_split(open_file, fallible, wasm_split_path = ::leptos::wasm_split)
 )]
-fn open_bytes(ctx: Ctx, name: String, bytes: Vec<u8>) {
+fn open_bytes(ctx: Ctx, name: String, bytes: Vec<u8>) -> Result<(), NotArrived> {
     // While comparing, the run whose region had focus last.
     let ctx = super::compare::target(ctx);
     if name.to_ascii_lowercase().ends_with(".md") {
         super::lessons::open_pack_bytes(ctx, &name, &bytes, None);
-        return;
+        return Ok(());
     }
     match wave_session::open_file(&name, &bytes) {
         Ok(opened) => {
@@ -38,6 +38,7 @@ fn open_bytes(ctx: Ctx, name: String, bytes: Vec<u8>) {
         }
         Err(reason) => ctx.alert.set(Some(reason)),
     }
+    Ok(())
 }
 
 /// Reads `file` and opens it.
@@ -47,11 +48,13 @@ fn read_file(ctx: Ctx, file: web_sys::File) {
     wasm_bindgen_futures::spawn_local(async move {
         match reading.await {
             Ok(buffer) => {
-                loaded!(open_bytes(
+                let failed = format!("{name} could not be opened");
+                let opened = loaded!(open_bytes(
                     ctx,
                     name,
                     js_sys::Uint8Array::new(&buffer).to_vec()
-                ))
+                ));
+                arrived(ctx, &failed, opened);
             }
             Err(_) => ctx
                 .alert

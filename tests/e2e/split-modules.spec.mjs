@@ -1,0 +1,121 @@
+// The parts of the page that arrive on first use (Help, the Export menu's downloads, opening a
+// file): when one
+// does not arrive (a dropped network, or a page left open across a new deployment whose files
+// are gone), the page says what could not be done and goes on working, and the next try fetches
+// the part again.
+//
+// Without the fixture's `page`: the failed fetch is written to the console by design here. The
+// service worker is kept out, so that the routes below see every request the page makes.
+import { test, expect } from '@playwright/test';
+
+test.use({ serviceWorkers: 'block' });
+
+/** Makes every request for the split module `name` fail until the returned function is called. */
+async function dropModule(page, name) {
+  const files = `**/split_${name}-*.wasm`;
+  let asked = 0;
+  await page.route(files, (route) => {
+    asked += 1;
+    return route.abort('internetdisconnected');
+  });
+  return {
+    asked: () => asked,
+    restore: () => page.unroute(files),
+  };
+}
+
+/** Step still moves the run on, and the count shows it. */
+async function expectStepWorks(page) {
+  const count = page.locator('.step-count');
+  const before = parseInt((await count.textContent()).replace(/\D/g, '') || '0', 10);
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await expect(count).toHaveText(`step ${before + 1}`);
+}
+
+test('Help that does not arrive is reported, the page goes on, and Help opens on the next try', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/');
+  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toBeVisible();
+  const help = await dropModule(page, 'help');
+
+  await page.getByRole('button', { name: 'Help' }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('Help could not be loaded');
+  await expect(alert).toContainText('reload the page');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toHaveCount(0);
+  expect(help.asked()).toBeGreaterThan(0);
+  await expectStepWorks(page);
+
+  await help.restore();
+  await page.getByRole('button', { name: 'Help' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toBeVisible();
+  // The alert that said Help had not arrived goes with it.
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await expectStepWorks(page);
+  // A failed module is an alert, never a panic that stops the page's wasm.
+  expect(errors).toEqual([]);
+});
+
+test('a download whose part does not arrive is reported, and the next try downloads', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/');
+  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toBeVisible();
+  await expectStepWorks(page);
+  const exports = await dropModule(page, 'export');
+
+  const menu = page.getByRole('button', { name: 'Export', exact: true });
+  await menu.click();
+  await page.getByRole('button', { name: 'Download SVG' }).click();
+  await expect(page.getByRole('alert')).toContainText('The SVG picture could not be downloaded');
+  expect(exports.asked()).toBeGreaterThan(0);
+  await expectStepWorks(page);
+
+  await exports.restore();
+  await menu.click();
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download SVG' }).click(),
+  ]);
+  expect(file.suggestedFilename()).toMatch(/^wave-.+-step-2\.svg$/);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a file opened while its part does not arrive is reported, and opens on the next try', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/');
+  const source = page.getByRole('textbox', { name: 'Kernel source' });
+  await expect(source).toBeVisible();
+  const before = await source.textContent();
+  const opening = await dropModule(page, 'open_file');
+  const file = { name: 'mine.wave', mimeType: 'text/plain', buffer: Buffer.from('.kernel mine\n  halt\n') };
+  const open = async () => {
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Open file…' }).click(),
+    ]);
+    await chooser.setFiles(file);
+  };
+
+  await open();
+  await expect(page.getByRole('alert')).toContainText('mine.wave could not be opened');
+  expect(opening.asked()).toBeGreaterThan(0);
+  // The work on show stays as it was.
+  await expect(source).toHaveText(before);
+  await expectStepWorks(page);
+
+  await opening.restore();
+  await open();
+  await expect(source).toContainText('.kernel mine');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
