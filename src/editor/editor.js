@@ -467,6 +467,10 @@ export function openEarly(parent, text, mnemonics, cacheHints, specials, breakpo
     },
     true);
   editor.editedEarly = false;
+  // Whether its text was scrolled: only then does the app's takeover read the scroll position
+  // back, a read that lays out the whole page while the app is starting.
+  editor.scrolledEarly = false;
+  editor.view.scrollDOM.addEventListener("scroll", () => { editor.scrolledEarly = true; }, { passive: true, once: true });
   editor.openedText = text;
   editor.openedBreakpoints = new Set(breakpoints);
   editor.setBreakpoints(breakpoints);
@@ -588,10 +592,13 @@ export class WaveEditor {
     const view = this.view;
     // Not `view.hasFocus`: that is false in a window in the background, where the focus stays.
     const focused = view.root.activeElement === view.contentDOM;
-    const scroll = view.scrollSnapshot();
+    // Reading the scroll position (and any update) lays out the page, which the app is in the
+    // middle of building: a whole layout more in its start. An editor never scrolled is at the
+    // top wherever it goes, so there is nothing to read back.
+    const scroll = this.scrolledEarly ? view.scrollSnapshot() : null;
     parent.appendChild(view.dom);
     Object.assign(this.hooks, hooks);
-    view.dispatch({ effects: scroll });
+    if (scroll) view.dispatch({ effects: scroll });
     if (focused) view.focus();
     const sameWork = text === this.openedText;
     if (!sameWork && view.state.doc.toString() !== text) {

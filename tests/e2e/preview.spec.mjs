@@ -107,6 +107,40 @@ test('what is done in the editor before the app starts is the app\'s when it doe
     .toHaveAttribute('aria-pressed', 'false');
 });
 
+test('a kernel scrolled before the app starts stays where it was scrolled to', async ({ page, browser }) => {
+  // A kernel longer than the editor: the GEMM example's, from its share link.
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('gemm');
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page).toHaveURL(/#v1\./);
+  const link = page.url();
+
+  const visitor = await browser.newContext({ serviceWorkers: 'block' });
+  const other = await visitor.newPage();
+  const release = await holdWasm(other);
+  await other.goto(link);
+  await editorOpened(other);
+  const scroller = other.locator('.cm-scroller');
+  await kernelEditor(other).hover();
+  await other.mouse.wheel(0, 400);
+  await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBeGreaterThan(100);
+  const scrolled = await scroller.evaluate((el) => el.scrollTop);
+  // The first line on show, as the reader sees it.
+  const firstShown = await scroller.evaluate((el) => {
+    const top = el.getBoundingClientRect().top;
+    return [...el.querySelectorAll('.cm-line')].find((line) => line.getBoundingClientRect().bottom > top + 1)?.textContent;
+  });
+
+  release();
+  await expect(other.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+  await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBe(scrolled);
+  expect(await scroller.evaluate((el) => {
+    const top = el.getBoundingClientRect().top;
+    return [...el.querySelectorAll('.cm-line')].find((line) => line.getBoundingClientRect().bottom > top + 1)?.textContent;
+  })).toBe(firstShown);
+  await visitor.close();
+});
+
 test('when the app opens other work than the preview showed, edits made before are one undo away', async ({ page }) => {
   // A link the preview reads (its kernel text is all it needs) but the app refuses, lacking the
   // rest of a link's fields: the app opens the default kernel instead and says why.
