@@ -23,6 +23,8 @@ use wave_engine::{LaunchField, LaunchSpec};
 use crate::form::ConfigForm;
 
 pub use address::PackAddress;
+#[cfg(test)]
+pub(crate) use write::launch_lines;
 pub use write::{kernel_pack, pack_markdown};
 
 /// Largest pack read: far beyond a course's text, small enough to refuse a wrong file at once.
@@ -440,6 +442,14 @@ enum LaunchName {
     Reference,
     /// One region of the device memory's contents; the line may come again.
     Memory,
+}
+
+/// The launch form that `launch` lines (a ```launch block's text, as `launch_lines` writes it)
+/// give: how the built-in lessons keep their forms without a Markdown reader on the page.
+pub(crate) fn launch_form(launch: &str) -> Result<ConfigForm, PackError> {
+    let mut form = ConfigForm::default();
+    apply_launch(&mut form, launch, 1)?;
+    Ok(form)
 }
 
 /// Applies the lines of a ```launch block; `first` is the line number of its first line.

@@ -1,76 +1,112 @@
 //! The lessons: short kernels of one or two waves of eight lanes, each showing one behaviour,
 //! with a short explanation and questions for the learner. Their text lives in lesson packs
-//! (`assets/lessons/*.md`, one pack per topic, read at build time), so the built-in lessons are
-//! written in the very format a teacher writes; what a pack cannot say, the device memory each
-//! lesson must end with, is kept here by lesson id.
+//! (`assets/lessons/*.md`, one pack per topic), so the built-in lessons are written in the very
+//! format a teacher writes; what a pack cannot say, the device memory each lesson must end with,
+//! is kept here by lesson id.
+//!
+//! The page does not read the packs' Markdown: `generated.rs` holds them as `parse_pack` reads
+//! them, written by a native test (`sourcegen.rs`) that fails and writes the file again when a
+//! pack has changed. So the Markdown reader is not in the page's first wasm module, which every
+//! visit downloads, but in the module that opens a teacher's pack.
+
+#[rustfmt::skip]
+mod generated;
 
 use std::sync::OnceLock;
 
 use super::{Example, CONTROL_FLOW, PREDICATION, RECONVERGENCE, WAVE_OPERATIONS, WORKGROUPS};
-use crate::pack::{parse_pack, Pack};
+use crate::form::ConfigForm;
+use crate::pack::{launch_form, Pack, PackLesson};
 
-/// The built-in packs, in the order of the lesson path, with the topic each one is listed under.
+/// The built-in packs' files in `assets/lessons/`, in the order of the lesson path, with the topic
+/// each one is listed under. `generated::PACKS` holds them read, in this order.
 const PACKS: [(&str, &str); 5] = [
-    (
-        CONTROL_FLOW,
-        include_str!("../../../../../assets/lessons/control-flow.md"),
-    ),
-    (
-        PREDICATION,
-        include_str!("../../../../../assets/lessons/predication.md"),
-    ),
-    (
-        WAVE_OPERATIONS,
-        include_str!("../../../../../assets/lessons/wave-operations.md"),
-    ),
-    (
-        RECONVERGENCE,
-        include_str!("../../../../../assets/lessons/reconvergence.md"),
-    ),
-    (
-        WORKGROUPS,
-        include_str!("../../../../../assets/lessons/workgroups.md"),
-    ),
+    (CONTROL_FLOW, "control-flow.md"),
+    (PREDICATION, "predication.md"),
+    (WAVE_OPERATIONS, "wave-operations.md"),
+    (RECONVERGENCE, "reconvergence.md"),
+    (WORKGROUPS, "workgroups.md"),
 ];
 
-/// The built-in packs as read, once: the lessons borrow their text from here.
+/// A built-in pack as read, in static text: the fields of [`Pack`].
+struct BuiltinPack {
+    title: &'static str,
+    intro_html: &'static str,
+    intro_markdown: &'static str,
+    key: &'static str,
+    lessons: &'static [BuiltinLesson],
+}
+
+/// A lesson of a built-in pack: the fields of [`PackLesson`], with its launch form as the pack's
+/// launch lines.
+struct BuiltinLesson {
+    id: &'static str,
+    title: &'static str,
+    line: usize,
+    prose_html: &'static str,
+    prose_markdown: &'static str,
+    source: &'static str,
+    launch: &'static str,
+}
+
+impl BuiltinLesson {
+    /// The lesson's launch form. A native test reads every built-in lesson's, so a launch line
+    /// that does not read is a build mistake caught before release; it would show the defaults.
+    fn form(&self) -> ConfigForm {
+        launch_form(self.launch).unwrap_or_default()
+    }
+}
+
+/// The built-in packs as [`Pack`]s, made once: "Download as lesson pack" writes them out.
 pub fn builtin_packs() -> &'static [Pack] {
-    static PARSED: OnceLock<Vec<Pack>> = OnceLock::new();
-    PARSED.get_or_init(|| {
-        // The packs ship with the page and a native test reads every one, so a pack that does
-        // not read is a build mistake caught before release; it would show no lessons, not fail.
-        PACKS
+    static PACKED: OnceLock<Vec<Pack>> = OnceLock::new();
+    PACKED.get_or_init(|| {
+        generated::PACKS
             .iter()
-            .filter_map(|(_, text)| parse_pack(text).ok())
+            .map(|pack| Pack {
+                title: pack.title.to_string(),
+                intro_html: pack.intro_html.to_string(),
+                intro_markdown: pack.intro_markdown.to_string(),
+                lessons: pack
+                    .lessons
+                    .iter()
+                    .map(|lesson| PackLesson {
+                        id: lesson.id.to_string(),
+                        title: lesson.title.to_string(),
+                        prose_html: lesson.prose_html.to_string(),
+                        prose_markdown: lesson.prose_markdown.to_string(),
+                        source: lesson.source.to_string(),
+                        form: lesson.form(),
+                        line: lesson.line,
+                    })
+                    .collect(),
+                key: pack.key.to_string(),
+            })
             .collect()
     })
 }
 
-/// The prose of the built-in lesson `id` as inert HTML (`None` for an id that is not one).
-pub fn lesson_prose_html(id: &str) -> Option<&'static str> {
-    builtin_packs()
-        .iter()
-        .flat_map(|p| &p.lessons)
-        .find(|l| l.id == id)
-        .map(|l| l.prose_html.as_str())
+/// The built-in lessons, in the order of the lesson path.
+fn builtin_lessons() -> impl Iterator<Item = &'static BuiltinLesson> {
+    generated::PACKS.iter().flat_map(|pack| pack.lessons)
 }
 
-/// The explanations as plain sentences (the pack's lines joined), borrowed for the life of the page.
-fn explanations() -> &'static [Vec<String>] {
-    static JOINED: OnceLock<Vec<Vec<String>>> = OnceLock::new();
+/// The prose of the built-in lesson `id` as inert HTML (`None` for an id that is not one).
+pub fn lesson_prose_html(id: &str) -> Option<&'static str> {
+    builtin_lessons().find(|l| l.id == id).map(|l| l.prose_html)
+}
+
+/// The explanations as plain sentences (the pack's lines joined), borrowed for the life of the
+/// page, in the order of the lesson path.
+fn explanations() -> &'static [String] {
+    static JOINED: OnceLock<Vec<String>> = OnceLock::new();
     JOINED.get_or_init(|| {
-        builtin_packs()
-            .iter()
-            .map(|pack| {
-                pack.lessons
-                    .iter()
-                    .map(|l| {
-                        l.prose_markdown
-                            .split_whitespace()
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    })
-                    .collect()
+        builtin_lessons()
+            .map(|l| {
+                l.prose_markdown
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
             })
             .collect()
     })
@@ -78,22 +114,24 @@ fn explanations() -> &'static [Vec<String>] {
 
 /// Every lesson, in the order of the lesson path.
 pub(super) fn lessons() -> Vec<Example> {
-    let mut all = Vec::new();
-    for ((pack, texts), (topic, _)) in builtin_packs().iter().zip(explanations()).zip(PACKS) {
-        for (lesson, explanation) in pack.lessons.iter().zip(texts) {
-            all.push(Example {
-                id: lesson.id.as_str(),
-                topic,
-                title: lesson.title.as_str(),
-                explanation: explanation.as_str(),
-                source: lesson.source.clone(),
-                form: lesson.form.clone(),
-                check: None,
-                expected: expected(&lesson.id),
-            });
-        }
-    }
-    all
+    let topics = generated::PACKS
+        .iter()
+        .zip(PACKS)
+        .flat_map(|(pack, (topic, _))| pack.lessons.iter().map(move |_| topic));
+    builtin_lessons()
+        .zip(topics)
+        .zip(explanations())
+        .map(|((lesson, topic), explanation)| Example {
+            id: lesson.id,
+            topic,
+            title: lesson.title,
+            explanation: explanation.as_str(),
+            source: lesson.source.to_string(),
+            form: lesson.form(),
+            check: None,
+            expected: expected(lesson.id),
+        })
+        .collect()
 }
 
 /// The device memory the lesson `id` ends with, as u32 words from address 0 (a native test runs
@@ -142,3 +180,6 @@ fn expected(id: &str) -> Vec<u32> {
         _ => Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod sourcegen;
