@@ -12,10 +12,11 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use wave_session::pack::{read_pack, read_pack_at, Pack, PackAddress, MAX_INLINE_PACK_BYTES};
+use wave_session::pack::{read_pack_at, Pack, PackAddress, PackError, MAX_INLINE_PACK_BYTES};
 use wave_session::{Progress, Session};
 
 use super::{compare, storage_get, storage_set, use_ctx, Ctx};
+use crate::split::{arrived, loaded, NotArrived};
 
 /// localStorage key of the open lesson pack's text.
 pub const PACK_KEY: &str = "wave-playground.pack";
@@ -47,20 +48,49 @@ pub fn open_pack() -> RwSignal<Option<Arc<OpenPack>>> {
     })
 }
 
+/// Reads the pack in `bytes`, fetched from the absolute `address` (`None` for a file, a link or
+/// storage); its text comes back with it. In a module of its own in the page's build
+/// (src/split.rs): the Markdown reader is needed only when a teacher's pack is opened, since the
+/// built-in lessons come already read. Every way the page reads a pack comes through here.
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(pack, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+fn read_pack_text(
+    bytes: Vec<u8>,
+    address: Option<String>,
+) -> Result<Result<OpenPack, PackError>, NotArrived> {
+    let address = address.as_deref().and_then(PackAddress::parse);
+    Ok(read_pack_at(&bytes, address.as_ref()).map(|pack| OpenPack {
+        pack,
+        // A pack that reads is UTF-8 text, so nothing is replaced here.
+        text: String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    }))
+}
+
 /// Sets up the open pack as the page starts: the pack a link carries whole, else the one
-/// `#pack=<url>` names (fetched), else the one the last visit left open.
+/// `#pack=<url>` names (fetched), else the one the last visit left open. Each is read once the
+/// pack reader has arrived; if it does not arrive, the alert says which pack could not be opened
+/// and the work on show stays.
 pub fn provide_packs(ctx: Ctx, link_state: &str) {
     // A signal of this page's own: one made for an earlier mount (the browser tests mount the
     // app many times in one page) was disposed with it.
     let open = RwSignal::new(None);
     OPEN.with(|cell| cell.set(Some(open)));
     if let Some(text) = Session::link_pack(link_state) {
-        match read_pack(text.as_bytes()) {
-            Ok(pack) => set_open(ctx, pack, text, None),
-            Err(e) => ctx.alert.set(Some(format!(
-                "The link's lesson pack cannot be opened: {e}. The link's kernel is shown."
-            ))),
-        }
+        leptos::task::spawn_local(async move {
+            let read = loaded!(read_pack_text(text.into_bytes(), None));
+            match arrived(ctx, "The link's lesson pack could not be opened", read) {
+                Some(Ok(opened)) => set_open(ctx, opened, None),
+                Some(Err(e)) => {
+                    ctx.alert.try_set(Some(format!(
+                        "The link's lesson pack cannot be opened: {e}. The link's kernel is shown."
+                    )));
+                }
+                None => {}
+            }
+        });
         return;
     }
     if let Some(url) = link_state.strip_prefix("pack=") {
@@ -75,38 +105,50 @@ pub fn provide_packs(ctx: Ctx, link_state: &str) {
         return;
     }
     if let Some(text) = storage_get(PACK_KEY).filter(|t| !t.is_empty()) {
-        let address = stored_address();
-        if let Ok(pack) = read_pack_at(text.as_bytes(), address.as_ref()) {
-            open.set(Some(Arc::new(OpenPack { pack, text })));
-        }
+        let address = storage_get(PACK_ADDRESS_KEY);
+        leptos::task::spawn_local(async move {
+            let read = loaded!(read_pack_text(text.into_bytes(), address));
+            let failed = "The lesson pack left open on the last visit could not be opened again";
+            if let Some(Ok(opened)) = arrived(ctx, failed, read) {
+                // A pack opened while this one was being read is the newer choice, and stays.
+                if open.try_get_untracked().is_some_and(|o| o.is_none()) {
+                    open.try_set(Some(Arc::new(opened)));
+                }
+            }
+        });
     }
 }
 
-fn stored_address() -> Option<PackAddress> {
-    storage_get(PACK_ADDRESS_KEY).and_then(|url| PackAddress::parse(&url))
-}
-
-fn set_open(ctx: Ctx, pack: Pack, text: String, address: Option<&str>) {
+fn set_open(ctx: Ctx, opened: OpenPack, address: Option<&str>) {
     if !ctx.page.embed {
-        storage_set(PACK_KEY, &text);
+        storage_set(PACK_KEY, &opened.text);
         storage_set(PACK_ADDRESS_KEY, address.unwrap_or_default());
     }
-    open_pack().set(Some(Arc::new(OpenPack { pack, text })));
+    open_pack().try_set(Some(Arc::new(opened)));
 }
 
-/// Opens the pack in `bytes` (from the file or address `name`) at its first lesson. A pack that
+/// Opens the pack in the file `name`'s `bytes`, once the pack reader has arrived (see
+/// [`show_read`]); if it does not arrive, the alert says the file could not be opened.
+pub async fn open_pack_file(ctx: Ctx, name: String, bytes: Vec<u8>) {
+    let read = loaded!(read_pack_text(bytes, None));
+    if let Some(read) = arrived(ctx, &format!("{name} could not be opened"), read) {
+        // While comparing, the run whose region had focus last.
+        show_read(compare::target(ctx), &name, read, None);
+    }
+}
+
+/// Opens the pack just read from the file or address `name` at its first lesson. A pack that
 /// cannot be read is explained, naming its line, and the work on show stays.
 /// `address` is the absolute address a fetched pack came from (`None` for a file).
-pub fn open_pack_bytes(ctx: Ctx, name: &str, bytes: &[u8], address: Option<&str>) {
-    match read_pack_at(bytes, address.and_then(PackAddress::parse).as_ref()) {
-        Ok(pack) => {
-            let text = String::from_utf8_lossy(bytes).into_owned();
+fn show_read(ctx: Ctx, name: &str, read: Result<OpenPack, PackError>, address: Option<&str>) {
+    match read {
+        Ok(opened) => {
             let note = format!(
                 "Opened the lesson pack “{}” ({} lessons)",
-                pack.title,
-                pack.lessons.len()
+                opened.pack.title,
+                opened.pack.lessons.len()
             );
-            set_open(ctx, pack, text, address);
+            set_open(ctx, opened, address);
             open_lesson(ctx, 0);
             ctx.alert.set(None);
             ctx.notice.set(Some(note));
@@ -151,37 +193,31 @@ fn fetch_pack(ctx: Ctx, url: String) {
             Ok(promise) => JsFuture::from(promise).await,
             Err(e) => Err(e),
         };
-        match body {
-            Ok(buffer) => {
-                let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-                // Its images are read beside it: the address as the browser fetched it.
-                let absolute = response.url();
-                if !reopen_unchanged(ctx, &bytes, &absolute) {
-                    open_pack_bytes(ctx, &url, &bytes, Some(&absolute));
-                }
-            }
-            Err(_) => failed("the download broke off".to_string()),
+        let Ok(buffer) = body else {
+            return failed("the download broke off".to_string());
+        };
+        let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+        // Its images are read beside it: the address as the browser fetched it.
+        let absolute = response.url();
+        let unchanged = left_open(ctx, &bytes);
+        let read = loaded!(read_pack_text(bytes, Some(absolute.clone())));
+        let not_read = format!("The lesson pack at {url} could not be opened");
+        match arrived(ctx, &not_read, read) {
+            // The link opened again (a reload, a bookmark), its pack unchanged since the last
+            // visit left it open: the pack is open again and the autosaved work stays on show,
+            // so the lesson the learner had reached and their edits are not replaced by the
+            // pack's first lesson.
+            Some(Ok(opened)) if unchanged => set_open(ctx, opened, Some(&absolute)),
+            Some(read) => show_read(ctx, &url, read, Some(&absolute)),
+            None => {}
         }
     });
 }
 
-/// A `#pack=` link opened again (a reload, a bookmark) whose pack is the one the last visit left
-/// open, unchanged: the pack is open again and the autosaved work stays on show, so the lesson
-/// the learner had reached and their edits are not replaced by the pack's first lesson.
-fn reopen_unchanged(ctx: Ctx, bytes: &[u8], address: &str) -> bool {
-    if ctx.page.embed {
-        return false;
-    }
-    let Some(stored) = storage_get(PACK_KEY).filter(|text| text.as_bytes() == bytes) else {
-        return false;
-    };
-    match read_pack_at(bytes, PackAddress::parse(address).as_ref()) {
-        Ok(pack) => {
-            set_open(ctx, pack, stored, Some(address));
-            true
-        }
-        Err(_) => false,
-    }
+/// Whether `bytes` are the pack the last visit left open (never for an embedded page, which
+/// keeps nothing).
+fn left_open(ctx: Ctx, bytes: &[u8]) -> bool {
+    !ctx.page.embed && storage_get(PACK_KEY).is_some_and(|text| text.as_bytes() == bytes)
 }
 
 /// Opens lesson `index` of the open pack in the run examples open in.

@@ -1,8 +1,8 @@
 //! Opening a kernel from a file: "Open file…" in the header (the browser's file chooser) or a
 //! file dropped anywhere on the page. Text opens as source; a `.wbin` binary opens as its
 //! disassembly (`wave_session::open_file`) and runs at once; a `.md` file opens as a lesson pack
-//! (`lessons`). A file that cannot be opened leaves
-//! the work on show as it was and says why.
+//! (`lessons`, whose reader is a module of its own). A file that cannot be opened leaves the work
+//! on show as it was and says why.
 
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -21,10 +21,6 @@ use crate::split::{arrived, loaded, NotArrived};
 fn open_bytes(ctx: Ctx, name: String, bytes: Vec<u8>) -> Result<(), NotArrived> {
     // While comparing, the run whose region had focus last.
     let ctx = super::compare::target(ctx);
-    if name.to_ascii_lowercase().ends_with(".md") {
-        super::lessons::open_pack_bytes(ctx, &name, &bytes, None);
-        return Ok(());
-    }
     match wave_session::open_file(&name, &bytes) {
         Ok(opened) => {
             let mut form = ctx.peek(|s| s.form().clone());
@@ -48,12 +44,13 @@ fn read_file(ctx: Ctx, file: web_sys::File) {
     wasm_bindgen_futures::spawn_local(async move {
         match reading.await {
             Ok(buffer) => {
+                let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+                if name.to_ascii_lowercase().ends_with(".md") {
+                    super::lessons::open_pack_file(ctx, name, bytes).await;
+                    return;
+                }
                 let failed = format!("{name} could not be opened");
-                let opened = loaded!(open_bytes(
-                    ctx,
-                    name,
-                    js_sys::Uint8Array::new(&buffer).to_vec()
-                ));
+                let opened = loaded!(open_bytes(ctx, name, bytes));
                 arrived(ctx, &failed, opened);
             }
             Err(_) => ctx

@@ -1,11 +1,11 @@
 // The parts of the page that arrive on first use (Help, the Export menu's downloads, opening a
-// file): when one
-// does not arrive (a dropped network, or a page left open across a new deployment whose files
-// are gone), the page says what could not be done and goes on working, and the next try fetches
-// the part again.
+// file, the lesson pack reader): when one does not arrive (a dropped network, or a page left
+// open across a new deployment whose files are gone), the page says what could not be done and
+// goes on working, and the next try fetches the part again.
 //
 // Without the fixture's `page`: the failed fetch is written to the console by design here. The
 // service worker is kept out, so that the routes below see every request the page makes.
+import { readFile } from 'node:fs/promises';
 import { test, expect } from '@playwright/test';
 
 test.use({ serviceWorkers: 'block' });
@@ -116,6 +116,81 @@ test('a file opened while its part does not arrive is reported, and opens on the
   await opening.restore();
   await open();
   await expect(source).toContainText('.kernel mine');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+const tiny = new URL('./packs/tiny.md', import.meta.url);
+
+test('the first screen and the built-in lessons fetch no pack reader', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
+  const fetched = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  await page.goto('/');
+  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toBeVisible();
+  // A built-in lesson, its explanation and its launch form: read at development time.
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('nested-if');
+  await expect(page.locator('.lesson-prose')).toContainText('The inner if splits only the lanes');
+  await expect(page.getByRole('navigation', { name: 'Lessons' }).getByRole('button', { name: /Nested if/ }))
+    .toHaveAttribute('aria-current', 'step');
+  await expectStepWorks(page);
+  expect(fetched.some((path) => /split_[a-z_]+-[0-9a-f]+\.wasm$/.test(path)), fetched.join('\n')).toBe(false);
+});
+
+test('a lesson pack opened while its reader does not arrive is reported, and opens on the next try', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/');
+  const source = page.getByRole('textbox', { name: 'Kernel source' });
+  await expect(source).toBeVisible();
+  const before = await source.textContent();
+  const reader = await dropModule(page, 'pack');
+  const file = { name: 'tiny.md', mimeType: 'text/markdown', buffer: await readFile(tiny) };
+  const open = async () => {
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Open file…' }).click(),
+    ]);
+    await chooser.setFiles(file);
+  };
+  const lessons = page.getByRole('navigation', { name: 'Lessons' });
+
+  await open();
+  await expect(page.getByRole('alert')).toContainText('tiny.md could not be opened');
+  expect(reader.asked()).toBeGreaterThan(0);
+  // The work on show stays as it was, and no pack is open.
+  await expect(source).toHaveText(before);
+  await expect(lessons.getByRole('heading', { name: 'Tiny course' })).toHaveCount(0);
+  await expectStepWorks(page);
+
+  await reader.restore();
+  await open();
+  await expect(page.getByText('Opened the lesson pack “Tiny course” (2 lessons)')).toBeVisible();
+  await expect(lessons.getByRole('heading', { name: 'Tiny course' })).toBeVisible();
+  await expect(source).toContainText('.kernel every_lane');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expectStepWorks(page);
+  expect(errors).toEqual([]);
+});
+
+// scripts/test.sh serves tests/e2e/packs/ at e2e-packs/ beside the page.
+test('a #pack= link whose reader does not arrive keeps the work, and opens the pack on a reload', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const reader = await dropModule(page, 'pack');
+  await page.goto('/#pack=e2e-packs/tiny.md');
+  await expect(page.getByRole('alert')).toContainText('The lesson pack at e2e-packs/tiny.md could not be opened');
+  expect(reader.asked()).toBeGreaterThan(0);
+  const lessons = page.getByRole('navigation', { name: 'Lessons' });
+  await expect(lessons).toHaveCount(0);
+  await expectStepWorks(page);
+
+  await reader.restore();
+  await page.reload();
+  await expect(lessons.getByRole('heading', { name: 'Tiny course' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toContainText('.kernel every_lane');
   await expect(page.getByRole('alert')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
