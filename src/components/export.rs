@@ -165,8 +165,31 @@ fn wbin_file(ctx: Ctx) -> Result<(), NotArrived> {
     Ok(())
 }
 
-/// Downloads the timeline of steps `first..last` as an SVG picture; `Err` says why it cannot.
-pub fn download_timeline(ctx: Ctx, first: u64, last: u64) -> Result<(), String> {
+/// Downloads the timeline of steps `first..last` as an SVG picture; `error` is told why it
+/// cannot (or cleared when it could).
+pub fn download_timeline(ctx: Ctx, first: u64, last: u64, error: RwSignal<Option<String>>) {
+    run_loaded!(
+        ctx,
+        "The timeline picture could not be downloaded",
+        timeline_file(ctx, first, last, error)
+    );
+}
+
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(export, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+fn timeline_file(
+    ctx: Ctx,
+    first: u64,
+    last: u64,
+    error: RwSignal<Option<String>>,
+) -> Result<(), NotArrived> {
+    error.try_set(timeline_svg_file(ctx, first, last).err());
+    Ok(())
+}
+
+fn timeline_svg_file(ctx: Ctx, first: u64, last: u64) -> Result<(), String> {
     let dark = dark_theme(ctx);
     let svg = ctx
         .session

@@ -58,10 +58,12 @@ pub fn TimelinePictureForm(
                 .parse::<u64>()
                 .map_err(|_| format!("{name}: write a step number, like 120"))
         };
-        let result = step(from.get_untracked(), "From step").and_then(|first| {
-            step(to.get_untracked(), "To step").and_then(|last| download_timeline(ctx, first, last))
-        });
-        error.set(result.err());
+        match step(from.get_untracked(), "From step")
+            .and_then(|first| Ok((first, step(to.get_untracked(), "To step")?)))
+        {
+            Ok((first, last)) => download_timeline(ctx, first, last, error),
+            Err(message) => error.set(Some(message)),
+        }
     };
     view! {
         <Show when=move || open.get()>

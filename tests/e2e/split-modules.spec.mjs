@@ -88,6 +88,32 @@ test('a download whose part does not arrive is reported, and the next try downlo
   expect(errors).toEqual([]);
 });
 
+test('a timeline picture whose part does not arrive is reported, and the next try saves it', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/');
+  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toBeVisible();
+  await expectStepWorks(page);
+  await expectStepWorks(page);
+  const exports = await dropModule(page, 'export');
+
+  await page.getByRole('button', { name: 'Timeline picture…' }).click();
+  const form = page.getByRole('form', { name: 'Timeline picture' });
+  const save = form.getByRole('button', { name: 'Download timeline SVG' });
+  await save.click();
+  await expect(page.getByRole('alert').filter({ hasText: 'could not be downloaded' }))
+    .toContainText('The timeline picture could not be downloaded');
+  expect(exports.asked()).toBeGreaterThan(0);
+  await expectStepWorks(page);
+
+  await exports.restore();
+  const [file] = await Promise.all([page.waitForEvent('download'), save.click()]);
+  expect(file.suggestedFilename()).toMatch(/^wave-.+-timeline-\d+-\d+\.svg$/);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
 test('a file opened while its part does not arrive is reported, and opens on the next try', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
   const errors = [];
