@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::switch::Switch;
 use super::{use_ctx, Ctx};
+use crate::split::{arrived, loaded, NotArrived};
 use wave_session::{lanes_phrase, StackChange, WarpAnswer};
 
 /// Turns Be the warp on or off for this run.
@@ -157,10 +158,41 @@ fn bring_lanes_on_screen(ctx: Ctx) {
     });
 }
 
+/// The panel while Be the warp is on. Its views are a module of their own in the page's build
+/// (most visits never turn it on), fetched when it is first switched on; if that module does
+/// not arrive, the alert says so and Be the warp goes off again, so that no run waits for
+/// answers nobody can give.
 #[component]
 pub fn WarpPanel() -> impl IntoView {
     let ctx = use_ctx();
     let on = Memo::new(move |_| ctx.with(|s| s.warp_on()));
+    // The lanes stop being toggles when Be the warp goes off (the panel, which clears them
+    // while it is on, is gone then), unless a `?mask` question has them.
+    Effect::new(move |_| {
+        if !on.get() && ctx.peek(|s| s.open_question().is_none()) {
+            ctx.prediction.set(None);
+        }
+    });
+    view! {
+        <Show when=move || on.get()>
+            {move || {
+                Suspend::new(async move {
+                    let panel = arrived(ctx, "Be the warp could not be loaded", loaded!(warp_panel(ctx)));
+                    if panel.is_none() {
+                        set_on(ctx, false);
+                    }
+                    panel
+                })
+            }}
+        </Show>
+    }
+}
+
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(warp, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+fn warp_panel(ctx: Ctx) -> Result<AnyView, NotArrived> {
     let question = Memo::new(move |_| ctx.with(|s| s.warp_question().cloned()));
     let verdict = Memo::new(move |_| ctx.with(|s| s.warp_verdict().cloned()));
     let score = Memo::new(move |_| ctx.with(|s| s.warp_score()));
@@ -224,9 +256,6 @@ pub fn WarpPanel() -> impl IntoView {
     };
     let panel_class = move || {
         let mut class = String::from("question-panel warp-panel");
-        if !on.get() {
-            class.push_str(" off");
-        }
         if question.with(Option::is_some) {
             class.push_str(" asking");
         }
@@ -245,9 +274,9 @@ pub fn WarpPanel() -> impl IntoView {
             check(ctx, draft);
         }
     };
-    // Hidden by the class rather than taken out: each `Show` costs the wasm a copy of its
-    // children's view code.
-    view! {
+    // The parts not on show are hidden by the class rather than taken out: each `Show` costs
+    // the wasm a copy of its children's view code.
+    Ok(view! {
         <section class=panel_class aria-labelledby=ctx.labelled_by("warp-heading") on:keydown=on_keydown>
             <h3 id=ctx.id("warp-heading") class="view-title">"Be the warp"</h3>
             <p class=verdict_class aria-live="polite">
@@ -291,4 +320,5 @@ pub fn WarpPanel() -> impl IntoView {
             </p>
         </section>
     }
+    .into_any())
 }

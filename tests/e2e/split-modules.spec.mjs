@@ -114,6 +114,32 @@ test('a timeline picture whose part does not arrive is reported, and the next tr
   expect(errors).toEqual([]);
 });
 
+test('Be the warp whose part does not arrive is reported and switched off, and comes on the next try', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/');
+  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toBeVisible();
+  const warp = await dropModule(page, 'warp');
+  const toggle = page.getByRole('switch', { name: 'Be the warp' });
+  const panel = page.getByRole('region', { name: 'Be the warp' });
+
+  await toggle.click();
+  await expect(page.getByRole('alert')).toContainText('Be the warp could not be loaded');
+  // Off again: no run stops for answers that no panel can take.
+  await expect(toggle).toHaveAttribute('aria-checked', 'false');
+  await expect(panel).toHaveCount(0);
+  expect(warp.asked()).toBeGreaterThan(0);
+  await expectStepWorks(page);
+
+  await warp.restore();
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-checked', 'true');
+  await expect(panel).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
 test('a file opened while its part does not arrive is reported, and opens on the next try', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
   const errors = [];
