@@ -567,10 +567,11 @@ fn dispatch(target: &web_sys::Element, kind: &str, bubbles: bool) {
     target.dispatch_event(&event).unwrap();
 }
 
-/// A lane's state is one class attribute ("lane inactive changed"), and only the lane under the
-/// pointer carries its reason as a `title` (src/components/lanes.rs).
+/// A lane's state is in data attributes (`data-state`, `data-changed`), its class says only
+/// whether it is selected, and only the lane under the pointer carries its reason as a `title`
+/// (src/components/lanes.rs).
 #[wasm_bindgen_test]
-async fn lanes_show_their_state_by_class_and_the_hovered_lane_its_reason() {
+async fn lanes_show_their_state_by_attributes_and_the_hovered_lane_its_reason() {
     let page = mount().await;
     let root = &page.root;
     // Step the default kernel until the `if` splits the lanes.
@@ -579,25 +580,28 @@ async fn lanes_show_their_state_by_class_and_the_hovered_lane_its_reason() {
     assert_eq!(cells.len(), 8);
     for cell in &cells {
         let label = cell.get_attribute("aria-label").unwrap_or_default();
-        let class = cell.get_attribute("class").unwrap_or_default();
         let inactive = label.contains(": inactive");
-        let expected = format!(
-            "lane {}{}{}",
-            if inactive { "inactive" } else { "active" },
-            // The `if` turned the odd lanes off: those changed.
-            if inactive { " changed" } else { "" },
-            if cell.get_attribute("data-lane").as_deref() == Some("0") {
-                " selected"
-            } else {
-                ""
-            }
+        assert_eq!(
+            cell.get_attribute("data-state").as_deref(),
+            Some(if inactive { "inactive" } else { "active" }),
+            "{label}"
         );
-        assert_eq!(class, expected, "{label}");
+        // The `if` turned the odd lanes off: those changed.
+        assert_eq!(cell.has_attribute("data-changed"), inactive, "{label}");
+        let selected = cell.get_attribute("data-lane").as_deref() == Some("0");
+        assert_eq!(
+            cell.get_attribute("class").as_deref(),
+            Some(if selected { "lane selected" } else { "lane" }),
+            "{label}"
+        );
         assert_eq!(cell.get_attribute("title"), None, "no pointer over {label}");
     }
+    // The next step clears the change marks.
+    step(root, 1).await;
+    assert!(lanes(root).iter().all(|c| !c.has_attribute("data-changed")));
     // The pointer over lane 3 (on its change bar, an element inside it): lane 3 alone has a
     // title, its reason.
-    let bar = cells[3].query_selector(".lane-bar").unwrap().unwrap();
+    let bar = lanes(root)[3].query_selector(".lane-bar").unwrap().unwrap();
     dispatch(&bar, "pointerover", true);
     leptos::task::tick().await;
     let titles: Vec<Option<String>> = lanes(root)
@@ -647,47 +651,243 @@ fn computed(element: &web_sys::Element, property: &str) -> String {
         .unwrap()
 }
 
-/// Inactive lanes differ from active ones by colour and by a glyph (a hollow ring instead of a
-/// filled dot), drawn with plain fills: no gradient pattern, whose painting and raster a step
-/// that flips all 64 lanes pays for on every lane, and nothing on a lane that animates.
+/// The page's colour variable `name` (a `#rrggbb` in the stylesheet) as red, green, blue.
+fn theme_colour(name: &str) -> [u8; 3] {
+    let value = computed(&document().document_element().unwrap(), name);
+    let hex = value.trim().trim_start_matches('#');
+    assert_eq!(hex.len(), 6, "{name} is {value}");
+    let channel = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
+    [channel(0), channel(2), channel(4)]
+}
+
+/// The lanes' canvas.
+fn lanes_canvas(root: &web_sys::HtmlElement) -> web_sys::HtmlCanvasElement {
+    one(root, "[role=group][aria-label=Lanes] canvas")
+        .dyn_into()
+        .unwrap()
+}
+
+/// The canvas's pixel (red, green, blue, alpha) under the point `(x, y)` of the window.
+fn pixel_at(canvas: &web_sys::HtmlCanvasElement, x: f64, y: f64) -> [u8; 4] {
+    let rect = canvas.get_bounding_client_rect();
+    let scale = f64::from(canvas.width()) / rect.width();
+    let context: web_sys::CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let data = context
+        .get_image_data(
+            ((x - rect.left()) * scale).floor(),
+            ((y - rect.top()) * scale).floor(),
+            1.0,
+            1.0,
+        )
+        .unwrap()
+        .data();
+    [data[0], data[1], data[2], data[3]]
+}
+
+/// The middle of an element's box, in the window.
+fn centre_of(element: &web_sys::Element) -> (f64, f64) {
+    let r = element.get_bounding_client_rect();
+    (r.left() + r.width() / 2.0, r.top() + r.height() / 2.0)
+}
+
+/// Points of a lane's picture: inside its box (clear of the dot and the number), the middle of
+/// its dot, and the middle of its change bar.
+fn lane_points(cell: &web_sys::Element) -> [(f64, f64); 3] {
+    let r = cell.get_bounding_client_rect();
+    let inside = (r.left() + 3.5, r.top() + r.height() / 2.0);
+    let bar = one_in(cell, ".lane-bar").get_bounding_client_rect();
+    [
+        inside,
+        centre_of(&one_in(cell, ".lane-glyph")),
+        (r.left() + r.width() / 2.0, bar.top() + 0.5),
+    ]
+}
+
+fn opaque(rgb: [u8; 3]) -> [u8; 4] {
+    [rgb[0], rgb[1], rgb[2], 255]
+}
+
+/// The lanes are drawn on one canvas under their buttons, sized to the group at the device's
+/// pixel ratio, in the theme's colours: an active lane green with a filled dot, an inactive one
+/// grey with a hollow ring (colour and a glyph), a bar under the lanes the last step changed.
+/// The buttons themselves paint nothing over it.
 #[wasm_bindgen_test]
-async fn inactive_lanes_show_colour_and_a_hollow_ring_with_plain_fills() {
+async fn the_lanes_are_drawn_on_a_canvas_under_transparent_buttons() {
     let _style = with_stylesheet();
     let page = mount().await;
     let root = &page.root;
     step(root, 6).await;
+    let canvas = lanes_canvas(root);
+    assert_eq!(canvas.get_attribute("aria-hidden").as_deref(), Some("true"));
+    let group = one(root, "[role=group][aria-label=Lanes]");
     let cells = lanes(root);
-    let is_inactive = |cell: &web_sys::Element| {
-        cell.get_attribute("aria-label")
-            .unwrap_or_default()
-            .contains(": inactive")
-    };
     let on = cells
         .iter()
-        .find(|c| !is_inactive(c))
+        .find(|c| c.get_attribute("data-state").as_deref() == Some("active"))
         .expect("an active lane");
     let off = cells
         .iter()
-        .find(|c| is_inactive(c))
+        .find(|c| c.get_attribute("data-state").as_deref() == Some("inactive"))
         .expect("an inactive lane");
-    let glyph = |cell: &web_sys::Element| one_in(cell, ".lane-glyph");
-    // Colour: the lanes' fills differ.
-    assert_ne!(
-        computed(on, "background-color"),
-        computed(off, "background-color")
+    // The canvas is drawn after the layout that placed the lanes (which may still move them
+    // as the page settles).
+    wait_until(
+        || {
+            let inside = lane_points(on)[0];
+            pixel_at(&canvas, inside.0, inside.1)[3] == 255
+        },
+        "the lanes drawn on the canvas",
+    )
+    .await;
+    let [on_inside, on_dot, on_bar] = lane_points(on);
+    // One canvas for the group, covering it, at the device's pixel ratio.
+    assert_eq!(all(&group, "canvas").len(), 1);
+    let (area, drawn) = (
+        group.get_bounding_client_rect(),
+        canvas.get_bounding_client_rect(),
     );
-    // Glyph: the active dot is filled, the inactive one a ring (a border, nothing inside).
+    assert_eq!(drawn.left(), area.left());
+    assert_eq!(drawn.top(), area.top());
+    assert_eq!(drawn.width(), area.width());
+    assert!(
+        drawn.height() > area.height(),
+        "room for the last row's bars"
+    );
+    let ratio = web_sys::window().unwrap().device_pixel_ratio();
+    assert_eq!(f64::from(canvas.width()), (drawn.width() * ratio).round());
+    assert_eq!(f64::from(canvas.height()), (drawn.height() * ratio).round());
+    // The buttons paint nothing of the lane: no background, border or visible parts.
     let clear = "rgba(0, 0, 0, 0)";
-    assert_ne!(computed(&glyph(on), "background-color"), clear);
-    assert_eq!(computed(&glyph(off), "background-color"), clear);
-    assert_ne!(computed(&glyph(off), "border-top-width"), "0px");
     for cell in [on, off] {
-        for element in [cell.clone(), glyph(cell), one_in(cell, ".lane-bar")] {
-            let class = element.get_attribute("class").unwrap_or_default();
-            assert_eq!(computed(&element, "background-image"), "none", "{class}");
-            assert_eq!(computed(&element, "transition-duration"), "0s", "{class}");
-            assert_eq!(computed(&element, "animation-name"), "none", "{class}");
+        assert_eq!(computed(cell, "background-color"), clear);
+        assert_eq!(computed(cell, "background-image"), "none");
+        assert_eq!(computed(cell, "border-top-color"), clear);
+        for part in [".lane-glyph", ".lane-number", ".lane-bar"] {
+            assert_eq!(
+                computed(&one_in(cell, part), "visibility"),
+                "hidden",
+                "{part}"
+            );
         }
+    }
+    // Colour: the fills differ, and are the theme's.
+    let active_soft = opaque(theme_colour("--active-soft"));
+    let inactive_soft = opaque(theme_colour("--inactive-soft"));
+    assert_ne!(active_soft, inactive_soft);
+    let [off_inside, off_dot, off_bar] = lane_points(off);
+    assert_eq!(pixel_at(&canvas, on_inside.0, on_inside.1), active_soft);
+    assert_eq!(pixel_at(&canvas, off_inside.0, off_inside.1), inactive_soft);
+    // Glyph: the active dot is filled, the inactive one a ring with the fill inside.
+    assert_eq!(
+        pixel_at(&canvas, on_dot.0, on_dot.1),
+        opaque(theme_colour("--active"))
+    );
+    assert_eq!(pixel_at(&canvas, off_dot.0, off_dot.1), inactive_soft);
+    // The `if` turned the inactive lane off: its bar shows; the active lane's does not.
+    assert_eq!(
+        pixel_at(&canvas, off_bar.0, off_bar.1),
+        opaque(theme_colour("--accent"))
+    );
+    assert_eq!(pixel_at(&canvas, on_bar.0, on_bar.1)[3], 0);
+    // The next step takes the bar away and leaves the rest.
+    step(root, 1).await;
+    assert_eq!(pixel_at(&canvas, off_bar.0, off_bar.1)[3], 0);
+    assert_eq!(pixel_at(&canvas, off_inside.0, off_inside.1), inactive_soft);
+    // A new theme: the lanes are drawn again in its colours.
+    let root_element = document().document_element().unwrap();
+    let was_dark = root_element.get_attribute("data-theme").as_deref() == Some("dark");
+    while root_element.get_attribute("data-theme").as_deref() != Some("dark") {
+        let theme = all(root, "button")
+            .into_iter()
+            .find(|b| text(b).contains("Theme:"))
+            .unwrap()
+            .dyn_into::<web_sys::HtmlElement>()
+            .unwrap();
+        theme.click();
+        leptos::task::tick().await;
+    }
+    let dark_soft = opaque(theme_colour("--active-soft"));
+    assert!(was_dark || dark_soft != active_soft);
+    wait_until(
+        || pixel_at(&canvas, on_inside.0, on_inside.1) == dark_soft,
+        "the lanes drawn again in the dark theme's colours",
+    )
+    .await;
+    root_element.remove_attribute("data-theme").unwrap();
+}
+
+/// A step writes on a lane only attributes no stylesheet rule reads outside forced colours, so
+/// it restyles no lane element: not its class, and nothing the stylesheet matches.
+#[wasm_bindgen_test]
+async fn a_step_changes_no_class_or_styled_attribute_of_a_lane() {
+    // Every rule on the state attributes is in the forced-colours block.
+    let css = include_str!("../style/main.css");
+    let block = css
+        .find("@media (forced-colors: active)")
+        .expect("a forced-colours block");
+    let block_end = block + css[block..].find("\n}\n").expect("the block's end");
+    for attribute in ["data-state", "data-changed"] {
+        for (at, _) in css.match_indices(attribute) {
+            assert!(
+                (block..block_end).contains(&at),
+                "{attribute} at byte {at} is read outside forced colours"
+            );
+        }
+    }
+    let page = mount().await;
+    let root = &page.root;
+    step(root, 5).await;
+    let group = one(root, "[role=group][aria-label=Lanes]");
+    let written = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let record = written.clone();
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |records: js_sys::Array| {
+        for record_value in records.iter() {
+            let mutation: web_sys::MutationRecord = record_value.unchecked_into();
+            record.borrow_mut().push(
+                mutation
+                    .attribute_name()
+                    .unwrap_or_else(|| mutation.type_()),
+            );
+        }
+    });
+    let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).unwrap();
+    let options = web_sys::MutationObserverInit::new();
+    options.set_attributes(true);
+    options.set_child_list(true);
+    options.set_subtree(true);
+    observer.observe_with_options(&group, &options).unwrap();
+    let before = lanes(root)
+        .iter()
+        .map(|c| c.get_attribute("data-state"))
+        .collect::<Vec<_>>();
+    // The `if` turns the odd lanes off.
+    step(root, 1).await;
+    let after = lanes(root)
+        .iter()
+        .map(|c| c.get_attribute("data-state"))
+        .collect::<Vec<_>>();
+    assert_ne!(before, after, "the step flipped lanes");
+    for record_value in observer.take_records().iter() {
+        let mutation: web_sys::MutationRecord = record_value.unchecked_into();
+        written.borrow_mut().push(
+            mutation
+                .attribute_name()
+                .unwrap_or_else(|| mutation.type_()),
+        );
+    }
+    observer.disconnect();
+    let written = written.borrow();
+    assert!(!written.is_empty());
+    for name in written.iter() {
+        assert!(
+            ["data-state", "data-changed", "aria-label"].contains(&name.as_str()),
+            "a step wrote {name}: {written:?}"
+        );
     }
 }
 

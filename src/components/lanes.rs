@@ -1,39 +1,52 @@
 //! The lanes of the selected wave: active or not (colour and a glyph: filled dot or hollow ring),
-//! and why not.
+//! and why not. The look is drawn on a canvas under the lane buttons (`lane_picture`); the
+//! buttons carry the state as data attributes no stylesheet rule reads outside forced colours.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::lane_picture::{LanePicture, LaneState};
 use super::{use_ctx, HeldNote};
 use wave_session::LaneView;
 
-/// The class attribute of a lane, by state. Every combination is a `'static` string, interned
-/// once (see [`intern_lane_classes`]) so that setting it passes no text from wasm to the page.
-pub fn lane_class(active: bool, changed: bool, selected: bool) -> &'static str {
-    LANE_CLASSES[usize::from(active) | usize::from(changed) << 1 | usize::from(selected) << 2]
+/// A lane's class: the selected lane alone has one more (its outline). A step never changes it.
+fn lane_class(selected: bool) -> &'static str {
+    if selected {
+        "lane selected"
+    } else {
+        "lane"
+    }
 }
 
-/// Indexed by `active | changed << 1 | selected << 2`.
-const LANE_CLASSES: [&str; 8] = [
-    "lane inactive",
-    "lane active",
-    "lane inactive changed",
-    "lane active changed",
-    "lane inactive selected",
-    "lane active selected",
-    "lane inactive changed selected",
-    "lane active changed selected",
-];
+/// A lane's `data-state`.
+fn lane_state(active: bool) -> &'static str {
+    if active {
+        "active"
+    } else {
+        "inactive"
+    }
+}
 
-/// Makes the lane class strings JavaScript strings once, so a step that flips 64 lanes does not
-/// decode 64 copies of them (wasm-bindgen's `enable-interning`).
+/// Makes the strings a step or a selection writes into lane attributes JavaScript strings once,
+/// so a step that flips 64 lanes does not decode 64 copies of them (wasm-bindgen's
+/// `enable-interning`).
 pub fn intern_lane_classes() {
-    for class in
-        LANE_CLASSES
-            .into_iter()
-            .chain(["0", "-1", "class", "tabindex", "title", "aria-label"])
-    {
-        wasm_bindgen::intern(class);
+    for text in [
+        "lane",
+        "lane selected",
+        "active",
+        "inactive",
+        "",
+        "0",
+        "-1",
+        "class",
+        "tabindex",
+        "title",
+        "aria-label",
+        "data-state",
+        "data-changed",
+    ] {
+        wasm_bindgen::intern(text);
     }
 }
 
@@ -49,11 +62,14 @@ pub enum LaneAnswer {
 }
 
 impl LaneAnswer {
-    /// The `data-answer` attribute the stylesheet marks the lane by.
-    fn data(self) -> Option<&'static str> {
+    /// The `data-answer` attribute the stylesheet marks the lane by. "off" is written in the
+    /// lane's own text colour, which the stylesheet no longer knows by the lane's state: an
+    /// active lane's "off" says so ("off active").
+    fn data(self, active: bool) -> Option<&'static str> {
         match self {
             LaneAnswer::None => None,
             LaneAnswer::Said(true) => Some("on"),
+            LaneAnswer::Said(false) if active => Some("off active"),
             LaneAnswer::Said(false) => Some("off"),
             LaneAnswer::Judged { right: true, .. } => Some("right"),
             LaneAnswer::Judged { right: false, .. } => Some("wrong"),
@@ -98,21 +114,29 @@ impl LaneAnswer {
 /// the page last got them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LaneAttributes {
-    pub class: &'static str,
-    /// The selected lane is the group's one tab stop (`tabindex` 0, the others -1).
-    pub tab_stop: bool,
+    /// `data-state`, "active" or "inactive" (none before the lane is first shown): for tests and
+    /// the forced-colours stylesheet, which alone reads it.
+    pub state: Option<&'static str>,
+    /// `data-changed`: the last step turned the lane on or off.
+    pub changed: bool,
+    /// The selected lane has the class `selected` and is the group's one tab stop (`tabindex`
+    /// 0, the others -1).
+    pub selected: bool,
     /// The accessible name: "Lane N: active", or "inactive" and why.
     pub label: String,
     /// Only the lane under the mouse pointer has a title: the reason as a tooltip.
     pub title: Option<String>,
     pub answer: LaneAnswer,
+    /// `data-answer` as written.
+    pub answer_data: Option<&'static str>,
 }
 
 /// Which of a lane's attributes [`LaneAttributes::update`] changed, so only those are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LaneChanges {
-    pub class: bool,
-    pub tab_stop: bool,
+    pub state: bool,
+    pub changed: bool,
+    pub selected: bool,
     pub label: bool,
     pub title: bool,
     pub answer: bool,
@@ -120,7 +144,7 @@ pub struct LaneChanges {
 
 impl LaneChanges {
     pub fn any(self) -> bool {
-        self.class || self.tab_stop || self.label || self.title || self.answer
+        self.state || self.changed || self.selected || self.label || self.title || self.answer
     }
 }
 
@@ -136,18 +160,24 @@ impl LaneAttributes {
         answer: LaneAnswer,
     ) -> LaneChanges {
         let mut changes = LaneChanges::default();
-        if self.answer != answer {
+        let answer_data = answer.data(lane.active);
+        if self.answer != answer || self.answer_data != answer_data {
             self.answer = answer;
+            self.answer_data = answer_data;
             changes.answer = true;
         }
-        let class = lane_class(lane.active, lane.changed, selected);
-        if self.class != class {
-            self.class = class;
-            changes.class = true;
+        let state = Some(lane_state(lane.active));
+        if self.state != state {
+            self.state = state;
+            changes.state = true;
         }
-        if self.tab_stop != selected {
-            self.tab_stop = selected;
-            changes.tab_stop = true;
+        if self.changed != lane.changed {
+            self.changed = lane.changed;
+            changes.changed = true;
+        }
+        if self.selected != selected {
+            self.selected = selected;
+            changes.selected = true;
         }
         let suffix = answer.label_suffix();
         let label_is_current = self.label.len() == lane.aria_label.len() + suffix.len()
@@ -173,37 +203,36 @@ struct ShownLane {
     attributes: LaneAttributes,
 }
 
-/// Makes a lane's button: what never changes (the dot, its number and the change bar). The
-/// state is written by [`show_lanes`].
+/// Makes a lane's button: what never changes. The state is written by [`show_lanes`].
 ///
-/// The number is a bare text node, not an element of its own: a step that flips a lane
-/// restyles every element in it, so a 64-lane flip restyles 64 fewer elements.
+/// Its dot, number and change bar are elements laid out by the stylesheet but not painted
+/// (the canvas under the buttons draws them, from where they are): they give the button its
+/// size in every layout (presenter mode, a phone), tell the canvas where to draw, and show the
+/// lane themselves in forced colours, where the canvas is hidden.
 fn lane_button(document: &web_sys::Document, lane: u32) -> Option<web_sys::Element> {
     let button = document.create_element("button").ok()?;
     button.set_attribute("type", "button").ok()?;
+    button.set_attribute("class", lane_class(false)).ok()?;
     button.set_attribute("data-lane", &lane.to_string()).ok()?;
     // Not a tab stop until it is the selected lane (the group has one).
     button.set_attribute("tabindex", "-1").ok()?;
-    // A dot drawn by the stylesheet (filled when active): a class change repaints it without
-    // laying the lane out again. As an element rather than a gradient in the lane's
-    // background: painting 64 radial gradients cost as much as the 64 elements saved.
-    let glyph = document.create_element("span").ok()?;
-    glyph.set_class_name("lane-glyph");
-    glyph.set_attribute("aria-hidden", "true").ok()?;
+    let part = |class: &str| -> Option<web_sys::Element> {
+        let span = document.create_element("span").ok()?;
+        span.set_class_name(class);
+        span.set_attribute("aria-hidden", "true").ok()?;
+        button.append_child(&span).ok()?;
+        Some(span)
+    };
+    part("lane-glyph")?;
     // The accessible name is the `aria-label`; the number is what a sighted user reads.
-    let number = document.create_text_node(&lane.to_string());
-    // The change bar (shown by the `changed` class).
-    let bar = document.create_element("span").ok()?;
-    bar.set_class_name("lane-bar");
-    bar.set_attribute("aria-hidden", "true").ok()?;
-    button.append_child(&glyph).ok()?;
-    button.append_child(&number).ok()?;
-    button.append_child(&bar).ok()?;
+    part("lane-number")?.set_text_content(Some(&lane.to_string()));
+    part("lane-bar")?;
     Some(button)
 }
 
 /// Brings the lane buttons in `group` up to date: adds or removes buttons when the wave's width
-/// changed, then writes, lane by lane, only the attributes that changed.
+/// changed, then writes, lane by lane, only the attributes that changed. Says whether the number
+/// of buttons changed (the picture must then find the lanes again).
 fn show_lanes(
     group: &web_sys::Element,
     shown: &mut Vec<ShownLane>,
@@ -211,7 +240,8 @@ fn show_lanes(
     selected: u32,
     hovered: Option<u32>,
     answer: impl Fn(u32) -> LaneAnswer,
-) {
+) -> bool {
+    let count = shown.len();
     while shown.len() > lanes.len() {
         if let Some(gone) = shown.pop() {
             gone.element.remove();
@@ -219,14 +249,14 @@ fn show_lanes(
     }
     if shown.len() < lanes.len() {
         let Some(document) = group.owner_document() else {
-            return;
+            return shown.len() != count;
         };
         for lane in shown.len() as u32..lanes.len() as u32 {
             let Some(element) = lane_button(&document, lane) else {
-                return;
+                return shown.len() != count;
             };
             if group.append_child(&element).is_err() {
-                return;
+                return shown.len() != count;
             }
             shown.push(ShownLane {
                 element,
@@ -245,11 +275,21 @@ fn show_lanes(
             continue;
         }
         let (element, attributes) = (&shown.element, &shown.attributes);
-        if changes.class {
-            let _ = element.set_attribute("class", attributes.class);
+        if changes.state {
+            if let Some(state) = attributes.state {
+                let _ = element.set_attribute("data-state", state);
+            }
         }
-        if changes.tab_stop {
-            let _ = element.set_attribute("tabindex", if attributes.tab_stop { "0" } else { "-1" });
+        if changes.changed {
+            let _ = if attributes.changed {
+                element.set_attribute("data-changed", "")
+            } else {
+                element.remove_attribute("data-changed")
+            };
+        }
+        if changes.selected {
+            let _ = element.set_attribute("class", lane_class(attributes.selected));
+            let _ = element.set_attribute("tabindex", if attributes.selected { "0" } else { "-1" });
         }
         if changes.label {
             let _ = element.set_attribute("aria-label", &attributes.label);
@@ -261,17 +301,17 @@ fn show_lanes(
             };
         }
         if changes.answer {
-            let answer = attributes.answer;
-            let _ = match answer.data() {
+            let _ = match attributes.answer_data {
                 Some(data) => element.set_attribute("data-answer", data),
                 None => element.remove_attribute("data-answer"),
             };
-            let _ = match answer.pressed() {
+            let _ = match attributes.answer.pressed() {
                 Some(pressed) => element.set_attribute("aria-pressed", pressed),
                 None => element.remove_attribute("aria-pressed"),
             };
         }
     }
+    shown.len() != count
 }
 
 /// The lane number of the `[data-lane]` element an event happened in.
@@ -320,10 +360,46 @@ pub fn Lanes() -> impl IntoView {
                 .and_then(|r| Some((r.expected_lanes, r.predicted_lanes?)))
         })
     });
+    // The picture under the buttons, made when its canvas is in the page. Its observer finds
+    // the lanes again after a layout that resized the group (presenter mode, a phone, the
+    // window) or changed its lanes: the callback comes after that layout and before the paint,
+    // so the frame that shows the new layout shows the picture drawn for it. Callbacks may come
+    // after the view is gone, and do nothing then.
+    let canvas: NodeRef<leptos::html::Canvas> = NodeRef::new();
+    let picture = StoredValue::new_local(None::<LanePicture>);
+    let measure = move || {
+        let buttons = shown
+            .try_with_value(|shown| shown.iter().map(|l| l.element.clone()).collect::<Vec<_>>());
+        if let Some(buttons) = buttons {
+            picture.try_update_value(|p| {
+                if let Some(p) = p {
+                    p.measure(&buttons);
+                }
+            });
+        }
+    };
+    let recolour = move || {
+        picture.try_update_value(|p| {
+            if let Some(p) = p {
+                p.recolour();
+            }
+        });
+    };
     Effect::new(move |_| {
         let Some(group) = group.get() else {
             return;
         };
+        if picture.with_value(Option::is_none) {
+            if let Some(canvas) = canvas.get() {
+                let on_resize =
+                    wasm_bindgen::closure::Closure::<dyn Fn()>::new(measure).into_js_value();
+                let on_scheme =
+                    wasm_bindgen::closure::Closure::<dyn Fn()>::new(recolour).into_js_value();
+                picture.set_value(Some(LanePicture::new(
+                    canvas, &group, &on_resize, on_scheme,
+                )));
+            }
+        }
         let selected = selected.get();
         let hovered = hovered.get();
         let prediction = ctx.prediction.get();
@@ -339,9 +415,36 @@ pub fn Lanes() -> impl IntoView {
                 (None, None) => LaneAnswer::None,
             }
         };
-        lanes_memo.with(|lanes| {
-            shown.update_value(|shown| show_lanes(&group, shown, lanes, selected, hovered, answer));
+        let resized = lanes_memo.with(|lanes| {
+            let resized = shown
+                .try_update_value(|shown| {
+                    show_lanes(&group, shown, lanes, selected, hovered, answer)
+                })
+                .unwrap_or(false);
+            picture.update_value(|p| {
+                if let Some(p) = p {
+                    p.show(lanes.iter().map(|l| LaneState {
+                        active: l.active,
+                        changed: l.changed,
+                    }));
+                }
+            });
+            resized
         });
+        if resized {
+            picture.with_value(|p| {
+                if let Some(p) = p {
+                    p.observe_again(&group);
+                }
+            });
+        }
+    });
+    // New colours (the theme, presenter mode): drawn again in the next frame, once the page
+    // has applied them.
+    Effect::new(move |_| {
+        ctx.theme.track();
+        ctx.presenter.track();
+        request_animation_frame(recolour);
     });
     let on_click = move |event: web_sys::MouseEvent| {
         let Some(lane) = event_lane(&event) else {
@@ -391,7 +494,8 @@ pub fn Lanes() -> impl IntoView {
             <h3 id=ctx.id("lanes-heading") class="view-title">
                 "Lanes" <span class="view-note">{active_count}</span> <HeldNote />
             </h3>
-            // The lane buttons are made and updated by the effect above (`show_lanes`).
+            // The lane buttons are made and updated by the effect above (`show_lanes`), after the
+            // canvas their look is drawn on.
             <div
                 class="lanes"
                 role="group"
@@ -401,7 +505,9 @@ pub fn Lanes() -> impl IntoView {
                 on:keydown=on_keydown
                 on:pointerover=on_pointerover
                 on:pointerleave=move |_| hovered.set(None)
-            ></div>
+            >
+                <canvas class="lanes-canvas" aria-hidden="true" node_ref=canvas></canvas>
+            </div>
             <p class="lane-reason" aria-hidden="true">
                 {move || {
                     let lane = selected.get();
@@ -423,24 +529,15 @@ pub fn Lanes() -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::{lane_class, LaneAnswer, LaneAttributes, LaneChanges};
+    use super::{lane_class, lane_state, LaneAnswer, LaneAttributes, LaneChanges};
     use wave_session::LaneView;
 
     #[test]
-    fn a_lane_class_names_each_state_once() {
-        assert_eq!(lane_class(true, false, false), "lane active");
-        assert_eq!(lane_class(false, false, false), "lane inactive");
-        assert_eq!(lane_class(false, true, false), "lane inactive changed");
-        assert_eq!(lane_class(true, true, true), "lane active changed selected");
-        for bits in 0..8 {
-            let (active, changed, selected) = (bits & 1 == 1, bits & 2 == 2, bits & 4 == 4);
-            let classes: Vec<&str> = lane_class(active, changed, selected).split(' ').collect();
-            assert_eq!(classes[0], "lane");
-            assert_eq!(classes.contains(&"active"), active, "{classes:?}");
-            assert_eq!(classes.contains(&"inactive"), !active, "{classes:?}");
-            assert_eq!(classes.contains(&"changed"), changed, "{classes:?}");
-            assert_eq!(classes.contains(&"selected"), selected, "{classes:?}");
-        }
+    fn a_lane_class_says_only_whether_it_is_selected() {
+        assert_eq!(lane_class(false), "lane");
+        assert_eq!(lane_class(true), "lane selected");
+        assert_eq!(lane_state(true), "active");
+        assert_eq!(lane_state(false), "inactive");
     }
 
     fn lane(active: bool, changed: bool, reason: Option<&str>) -> LaneView {
@@ -465,16 +562,15 @@ mod tests {
         assert_eq!(
             changes,
             LaneChanges {
-                class: true,
-                tab_stop: false,
+                state: true,
                 label: true,
-                title: false,
-                answer: false
+                ..LaneChanges::default()
             }
         );
-        assert_eq!(shown.class, "lane active");
+        assert_eq!(shown.state, Some("active"));
+        assert!(!shown.changed);
         assert_eq!(shown.label, "Lane 3: active");
-        assert!(!shown.tab_stop);
+        assert!(!shown.selected);
         assert_eq!(shown.title, None);
     }
 
@@ -485,44 +581,44 @@ mod tests {
         shown.update(&active, false, false, LaneAnswer::None);
         // The same state again: nothing to write.
         assert!(!shown.update(&active, false, false, LaneAnswer::None).any());
-        // The lane is turned off by an `if`: its class and name, not its tab stop or title.
+        // The lane is turned off by an `if`: its state, change mark and name, not its class
+        // (which says only whether it is selected), tab stop or title.
         let off = lane(false, true, Some("else side of the if at line 8"));
         let changes = shown.update(&off, false, false, LaneAnswer::None);
         assert_eq!(
             changes,
             LaneChanges {
-                class: true,
-                tab_stop: false,
+                state: true,
+                changed: true,
                 label: true,
-                title: false,
-                answer: false
+                ..LaneChanges::default()
             }
         );
-        assert_eq!(shown.class, "lane inactive changed");
+        assert_eq!(shown.state, Some("inactive"));
+        assert!(shown.changed);
         assert_eq!(
             shown.label,
             "Lane 3: inactive: else side of the if at line 8"
         );
-        // The next step clears the change bar only: the class alone is written.
+        // The next step clears the change mark only.
         let still_off = lane(false, false, Some("else side of the if at line 8"));
         assert_eq!(
             shown.update(&still_off, false, false, LaneAnswer::None),
             LaneChanges {
-                class: true,
+                changed: true,
                 ..LaneChanges::default()
             }
         );
-        // Selecting it: the class and the tab stop.
+        assert!(!shown.changed);
+        // Selecting it: its class and tab stop together.
         assert_eq!(
             shown.update(&still_off, true, false, LaneAnswer::None),
             LaneChanges {
-                class: true,
-                tab_stop: true,
+                selected: true,
                 ..LaneChanges::default()
             }
         );
-        assert_eq!(shown.class, "lane inactive selected");
-        assert!(shown.tab_stop);
+        assert!(shown.selected);
     }
 
     #[test]
@@ -558,19 +654,44 @@ mod tests {
         let off = lane(false, false, Some("halted"));
         shown.update(&off, false, false, LaneAnswer::None);
         let changes = shown.update(&off, false, false, LaneAnswer::Said(true));
-        assert!(changes.answer && changes.label && !changes.class);
+        assert!(changes.answer && changes.label && !changes.state);
+        assert_eq!(shown.answer_data, Some("on"));
         assert_eq!(shown.label, "Lane 3: inactive: halted; your answer: active");
         let judged = LaneAnswer::Judged {
             said: true,
             right: false,
         };
         assert!(shown.update(&off, false, false, judged).label);
+        assert_eq!(shown.answer_data, Some("wrong"));
         assert_eq!(
             shown.label,
             "Lane 3: inactive: halted; you said active: wrong"
         );
         assert!(!shown.update(&off, false, false, judged).any());
         assert!(shown.update(&off, false, false, LaneAnswer::None).label);
+        assert_eq!(shown.answer_data, None);
         assert_eq!(shown.label, "Lane 3: inactive: halted");
+    }
+
+    #[test]
+    fn an_off_answer_says_whether_the_lane_it_marks_is_active() {
+        // The stylesheet writes "off" in the lane's text colour, which it knows only from the
+        // answer: muted on an inactive lane, plain on an active one.
+        let mut shown = LaneAttributes::default();
+        shown.update(
+            &lane(false, false, None),
+            false,
+            false,
+            LaneAnswer::Said(false),
+        );
+        assert_eq!(shown.answer_data, Some("off"));
+        let changes = shown.update(
+            &lane(true, true, None),
+            false,
+            false,
+            LaneAnswer::Said(false),
+        );
+        assert!(changes.answer);
+        assert_eq!(shown.answer_data, Some("off active"));
     }
 }

@@ -16,6 +16,7 @@ pub mod export_menu;
 pub mod header;
 pub mod held_height;
 pub mod help;
+pub mod lane_picture;
 pub mod lanes;
 pub mod lessons;
 pub mod memory;

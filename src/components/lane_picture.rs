@@ -1,0 +1,565 @@
+//! The lanes' look, drawn on one canvas under a lanes group's buttons: each lane's rounded box,
+//! its number, its dot (filled when active, a hollow ring when not) and its change bar.
+//!
+//! The buttons stay for people and tests (their role, name, focus and clicks), transparent over
+//! the picture. A step then changes no class or attribute a stylesheet rule looks at, so it
+//! restyles and repaints no lane element: it clears and draws again only the lanes whose state
+//! changed. Where each part of a lane goes is read from the buttons and their (invisible)
+//! children only when the group's size or the number of lanes changes, never on a step.
+
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
+
+/// What the picture shows of a lane.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaneState {
+    pub active: bool,
+    /// The last step turned the lane on or off: the change bar shows.
+    pub changed: bool,
+}
+
+/// A rectangle in CSS pixels: left, top, width, height.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+impl Rect {
+    fn bottom(self) -> f64 {
+        self.y + self.h
+    }
+
+    fn right(self) -> f64 {
+        self.x + self.w
+    }
+
+    /// The rectangle moved by `(dx, dy)`.
+    fn moved(self, dx: f64, dy: f64) -> Rect {
+        Rect {
+            x: self.x + dx,
+            y: self.y + dy,
+            ..self
+        }
+    }
+
+    /// The rectangle with its edges on the nearest device pixels, so that the box drawn here
+    /// falls where the browser puts the button's own edges (outline, focus ring, answer marks).
+    fn snapped(self, scale: f64) -> Rect {
+        let snap = |v: f64| (v * scale).round() / scale;
+        let (x, y) = (snap(self.x), snap(self.y));
+        Rect {
+            x,
+            y,
+            w: snap(self.right()) - x,
+            h: snap(self.bottom()) - y,
+        }
+    }
+}
+
+/// The theme's colours for lanes, from the page's CSS variables (the ones the stylesheet gave
+/// the lane elements before they were drawn here).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Palette {
+    pub active: String,
+    pub active_soft: String,
+    pub inactive_soft: String,
+    pub edge: String,
+    pub text: String,
+    pub muted: String,
+    pub accent: String,
+}
+
+impl Palette {
+    /// The light theme's colours: what the picture uses for a variable the page does not set.
+    fn fallback() -> Palette {
+        Palette {
+            active: "#0f9d58".into(),
+            active_soft: "#d5f5e3".into(),
+            inactive_soft: "#eceef2".into(),
+            edge: "#d5dae2".into(),
+            text: "#1b1f27".into(),
+            muted: "#5b6472".into(),
+            accent: "#1d4ed8".into(),
+        }
+    }
+
+    /// The colours as the page has them now (the theme and presenter mode set the variables on
+    /// `<html>`): one computed style for all.
+    pub fn read() -> Palette {
+        let style = web_sys::window().and_then(|w| {
+            let root = w.document()?.document_element()?;
+            w.get_computed_style(&root).ok().flatten()
+        });
+        let fallback = Palette::fallback();
+        let colour = |name: &str, fallback: String| {
+            style
+                .as_ref()
+                .and_then(|s| s.get_property_value(name).ok())
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .unwrap_or(fallback)
+        };
+        Palette {
+            active: colour("--active", fallback.active),
+            active_soft: colour("--active-soft", fallback.active_soft),
+            inactive_soft: colour("--inactive-soft", fallback.inactive_soft),
+            edge: colour("--panel-edge", fallback.edge),
+            text: colour("--text", fallback.text),
+            muted: colour("--muted", fallback.muted),
+            accent: colour("--accent", fallback.accent),
+        }
+    }
+}
+
+/// Where a lane's parts are, relative to its box (every lane of a group has the same shape:
+/// the grid gives them equal columns and rows), and the widths the stylesheet gives them.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Shape {
+    /// The dot's box.
+    glyph: Rect,
+    /// The dot's ring width (its border).
+    glyph_border: f64,
+    /// The number's horizontal centre and the baseline of its text.
+    number_x: f64,
+    baseline: f64,
+    /// The change bar's box (below the lane's box, in the gap between rows).
+    bar: Rect,
+    /// The lane's border width and corner radius.
+    border: f64,
+    radius: f64,
+    /// The canvas font of the number, as the stylesheet sets the lane's.
+    font: String,
+}
+
+/// One lanes group's canvas and what is drawn on it.
+pub struct LanePicture {
+    canvas: HtmlCanvasElement,
+    context: Option<CanvasRenderingContext2d>,
+    palette: Palette,
+    /// Each lane's box on the canvas; empty until measured, and emptied when the lanes' number
+    /// changes (nothing is drawn then until they are measured again).
+    boxes: Vec<Rect>,
+    shape: Shape,
+    scale: f64,
+    /// What each lane should show, and what the canvas shows of it now.
+    wanted: Vec<LaneState>,
+    drawn: Vec<Option<LaneState>>,
+    /// The lane numbers as text, made once.
+    numbers: Vec<String>,
+    /// Reports the group's size after each layout that changed it (see [`Self::observe_again`]).
+    observer: Option<web_sys::ResizeObserver>,
+    /// The system's colour scheme and the listener that recolours the picture when it changes
+    /// (the page follows it unless a theme is chosen).
+    scheme: Option<(web_sys::MediaQueryList, wasm_bindgen::JsValue)>,
+}
+
+impl Drop for LanePicture {
+    fn drop(&mut self) {
+        if let Some(observer) = &self.observer {
+            observer.disconnect();
+        }
+        if let Some((scheme, listener)) = &self.scheme {
+            let _ = scheme.remove_event_listener_with_callback("change", listener.unchecked_ref());
+        }
+    }
+}
+
+/// A CSS length in pixels from a computed style ("1.5px"), or `fallback`.
+fn pixels(style: &web_sys::CssStyleDeclaration, property: &str, fallback: f64) -> f64 {
+    style
+        .get_property_value(property)
+        .ok()
+        .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
+        .unwrap_or(fallback)
+}
+
+fn computed_style(element: &Element) -> Option<web_sys::CssStyleDeclaration> {
+    web_sys::window()?
+        .get_computed_style(element)
+        .ok()
+        .flatten()
+}
+
+/// A rounded rectangle's outline as the context's current path.
+fn rounded_path(context: &CanvasRenderingContext2d, r: Rect, radius: f64) {
+    let radius = radius.clamp(0.0, r.w.min(r.h) / 2.0);
+    context.begin_path();
+    context.move_to(r.x + radius, r.y);
+    let _ = context.arc_to(r.right(), r.y, r.right(), r.bottom(), radius);
+    let _ = context.arc_to(r.right(), r.bottom(), r.x, r.bottom(), radius);
+    let _ = context.arc_to(r.x, r.bottom(), r.x, r.y, radius);
+    let _ = context.arc_to(r.x, r.y, r.right(), r.y, radius);
+    context.close_path();
+}
+
+impl LanePicture {
+    /// The picture on `canvas`, which calls `on_resize` after a layout that resized `group` and
+    /// `on_scheme` when the system's colour scheme changes.
+    pub fn new(
+        canvas: HtmlCanvasElement,
+        group: &Element,
+        on_resize: &wasm_bindgen::JsValue,
+        on_scheme: wasm_bindgen::JsValue,
+    ) -> LanePicture {
+        let context = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
+        let observer = web_sys::ResizeObserver::new(on_resize.unchecked_ref()).ok();
+        if let Some(observer) = &observer {
+            observer.observe(group);
+        }
+        let scheme = web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .map(|scheme| {
+                let _ =
+                    scheme.add_event_listener_with_callback("change", on_scheme.unchecked_ref());
+                (scheme, on_scheme)
+            });
+        LanePicture {
+            observer,
+            scheme,
+            canvas,
+            context,
+            palette: Palette::read(),
+            boxes: Vec::new(),
+            shape: Shape::default(),
+            scale: 1.0,
+            wanted: Vec::new(),
+            drawn: Vec::new(),
+            numbers: Vec::new(),
+        }
+    }
+
+    /// Has the observer report `group`'s size after the next layout, even when it is the same
+    /// (fewer lanes in one row), so that the lanes are found again.
+    pub fn observe_again(&self, group: &Element) {
+        if let Some(observer) = &self.observer {
+            observer.unobserve(group);
+            observer.observe(group);
+        }
+    }
+
+    /// The lanes to show: the lanes whose state differs from what the canvas shows are drawn
+    /// again, and only they. A change in the number of lanes waits for [`Self::measure`].
+    pub fn show(&mut self, states: impl ExactSizeIterator<Item = LaneState>) {
+        if states.len() != self.wanted.len() {
+            self.boxes.clear();
+        }
+        self.wanted.clear();
+        self.wanted.extend(states);
+        self.draw_changed();
+    }
+
+    /// Reads where the lanes are (each button's box, and the parts of the first one), sizes the
+    /// canvas to the group at the device's pixel ratio, reads the colours, and draws every lane.
+    /// For after a layout that resized the group or changed its lanes.
+    pub fn measure(&mut self, buttons: &[Element]) {
+        let origin = self.canvas.get_bounding_client_rect();
+        let (css_width, css_height) = (origin.width(), origin.height());
+        // A hidden group (a layout that does not show it) has no geometry to read.
+        if css_width <= 0.0 || css_height <= 0.0 || buttons.len() != self.wanted.len() {
+            self.boxes.clear();
+            return;
+        }
+        self.scale = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        let (width, height) = (
+            (css_width * self.scale).round() as u32,
+            (css_height * self.scale).round() as u32,
+        );
+        if self.canvas.width() != width || self.canvas.height() != height {
+            // Resizing clears the canvas and resets the context's state.
+            self.canvas.set_width(width);
+            self.canvas.set_height(height);
+        }
+        let relative = |element: &Element| {
+            let r = element.get_bounding_client_rect();
+            Rect {
+                x: r.left() - origin.left(),
+                y: r.top() - origin.top(),
+                w: r.width(),
+                h: r.height(),
+            }
+        };
+        self.boxes = buttons
+            .iter()
+            .map(|b| relative(b).snapped(self.scale))
+            .collect();
+        if let Some(first) = buttons.first() {
+            self.shape = self.measure_shape(first, self.boxes[0]);
+        }
+        self.palette = Palette::read();
+        self.redraw_all();
+    }
+
+    /// The colours changed (the theme, presenter mode): every lane is drawn again in the new ones.
+    pub fn recolour(&mut self) {
+        let palette = Palette::read();
+        if palette != self.palette {
+            self.palette = palette;
+            self.redraw_all();
+        }
+    }
+
+    fn redraw_all(&mut self) {
+        if let Some(context) = &self.context {
+            let _ = context.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+            context.clear_rect(
+                0.0,
+                0.0,
+                f64::from(self.canvas.width()),
+                f64::from(self.canvas.height()),
+            );
+            let _ = context.set_transform(self.scale, 0.0, 0.0, self.scale, 0.0, 0.0);
+            context.set_font(&self.shape.font);
+            context.set_text_align("center");
+            context.set_text_baseline("alphabetic");
+        }
+        self.drawn.clear();
+        self.drawn.resize(self.wanted.len(), None);
+        self.draw_changed();
+    }
+
+    /// The parts of a lane, from the first button's children (the dot, the number and the bar,
+    /// laid out by the stylesheet but not painted) and its computed style.
+    fn measure_shape(&self, button: &Element, lane: Rect) -> Shape {
+        let part = |selector: &str| {
+            button.query_selector(selector).ok().flatten().map(|e| {
+                let r = e.get_bounding_client_rect();
+                let origin = self.canvas.get_bounding_client_rect();
+                let r = Rect {
+                    x: r.left() - origin.left(),
+                    y: r.top() - origin.top(),
+                    w: r.width(),
+                    h: r.height(),
+                };
+                (e, r.moved(-lane.x, -lane.y))
+            })
+        };
+        let style = computed_style(button);
+        let (border, radius) = style.as_ref().map_or((1.0, 5.0), |s| {
+            (
+                pixels(s, "border-top-width", 1.0),
+                pixels(s, "border-top-left-radius", 5.0),
+            )
+        });
+        let mut shape = Shape {
+            border,
+            radius,
+            ..Shape::default()
+        };
+        if let Some((glyph, r)) = part(".lane-glyph") {
+            shape.glyph = r.snapped(self.scale);
+            shape.glyph_border =
+                computed_style(&glyph).map_or(1.5, |s| pixels(&s, "border-top-width", 1.5));
+        }
+        if let Some((_, r)) = part(".lane-bar") {
+            // On device pixels as the browser places the bar (the lane's box already is).
+            shape.bar = r.snapped(self.scale);
+        }
+        if let Some((number, r)) = part(".lane-number") {
+            let style = computed_style(&number);
+            let read = |property: &str| {
+                style
+                    .as_ref()
+                    .and_then(|s| s.get_property_value(property).ok())
+                    .unwrap_or_default()
+            };
+            shape.font = format!(
+                "{} {} {}",
+                read("font-weight"),
+                read("font-size"),
+                read("font-family")
+            );
+            shape.number_x = r.x + r.w / 2.0;
+            // The browser puts the text's em box in the middle of its line (half the leading
+            // above, half below): the baseline is the ascent below that.
+            shape.baseline = r.y + r.h / 2.0;
+            if let Some(context) = &self.context {
+                context.set_font(&shape.font);
+                if let Ok(metrics) = context.measure_text("0") {
+                    let (ascent, descent) = (
+                        metrics.font_bounding_box_ascent(),
+                        metrics.font_bounding_box_descent(),
+                    );
+                    if ascent.is_finite() && descent.is_finite() && ascent + descent > 0.0 {
+                        shape.baseline = r.y + (r.h - (ascent + descent)) / 2.0 + ascent;
+                    }
+                    // On a device pixel, where the browser puts a line's baseline.
+                    shape.baseline = (shape.baseline * self.scale).round() / self.scale;
+                }
+            }
+        }
+        shape
+    }
+
+    /// Draws the lanes whose wanted state differs from the drawn one, if their places are known.
+    fn draw_changed(&mut self) {
+        if self.boxes.len() != self.wanted.len() || self.drawn.len() != self.wanted.len() {
+            return;
+        }
+        let Some(context) = &self.context else {
+            return;
+        };
+        for lane in 0..self.wanted.len() {
+            let state = self.wanted[lane];
+            if self.drawn[lane] == Some(state) {
+                continue;
+            }
+            while self.numbers.len() <= lane {
+                self.numbers.push(self.numbers.len().to_string());
+            }
+            draw_lane(
+                context,
+                &self.palette,
+                &self.shape,
+                self.scale,
+                self.boxes[lane],
+                &self.numbers[lane],
+                state,
+            );
+            self.drawn[lane] = Some(state);
+        }
+    }
+}
+
+/// Clears a lane's place (its box and the bar below it, up to the edges of the gaps around it)
+/// and draws it as the stylesheet drew the lane elements.
+fn draw_lane(
+    context: &CanvasRenderingContext2d,
+    palette: &Palette,
+    shape: &Shape,
+    scale: f64,
+    lane: Rect,
+    number: &str,
+    state: LaneState,
+) {
+    // One pixel round the box, and down to the bar's bottom: inside the gaps between lanes (the
+    // bar ends a pixel above the next row), on whole device pixels, so no neighbour loses an edge.
+    let device = |v: f64, up: bool| {
+        let d = v * scale;
+        (if up { d.ceil() } else { d.floor() }) / scale
+    };
+    let (left, top) = (device(lane.x - 1.0, false), device(lane.y - 1.0, false));
+    let right = device(lane.right() + 1.0, true);
+    let bottom = device(lane.bottom() + 1.0, true).max(device(lane.y + shape.bar.bottom(), true));
+    context.clear_rect(left, top, right - left, bottom - top);
+
+    let (fill, edge, text) = if state.active {
+        (&palette.active_soft, &palette.active, &palette.text)
+    } else {
+        (&palette.inactive_soft, &palette.edge, &palette.muted)
+    };
+    rounded_path(context, lane, shape.radius);
+    context.set_fill_style_str(fill);
+    context.fill();
+    // The border inside the box, as the browser draws it.
+    let b = shape.border;
+    if b > 0.0 {
+        let inner = Rect {
+            x: lane.x + b / 2.0,
+            y: lane.y + b / 2.0,
+            w: lane.w - b,
+            h: lane.h - b,
+        };
+        rounded_path(context, inner, shape.radius - b / 2.0);
+        context.set_stroke_style_str(edge);
+        context.set_line_width(b);
+        context.stroke();
+    }
+
+    // The dot: filled in the active colour, or a ring in the lane's muted text colour. An
+    // ellipse in its box, as a box with rounded corners of 50% is (a layout can make it wider
+    // than it is tall).
+    let glyph = shape.glyph.moved(lane.x, lane.y);
+    let (rx, ry) = (glyph.w / 2.0, glyph.h / 2.0);
+    if rx > 0.0 && ry > 0.0 {
+        let (cx, cy) = (glyph.x + rx, glyph.y + ry);
+        let ring = if state.active {
+            0.0
+        } else {
+            shape.glyph_border.min(rx).min(ry)
+        };
+        context.begin_path();
+        let _ = context.ellipse(
+            cx,
+            cy,
+            rx - ring / 2.0,
+            ry - ring / 2.0,
+            0.0,
+            0.0,
+            std::f64::consts::TAU,
+        );
+        if state.active {
+            context.set_fill_style_str(&palette.active);
+            context.fill();
+        } else {
+            context.set_stroke_style_str(&palette.muted);
+            context.set_line_width(ring);
+            context.stroke();
+        }
+    }
+
+    context.set_fill_style_str(text);
+    let _ = context.fill_text(number, lane.x + shape.number_x, lane.y + shape.baseline);
+
+    if state.changed && shape.bar.w > 0.0 {
+        rounded_path(context, shape.bar.moved(lane.x, lane.y), 1.0);
+        context.set_fill_style_str(&palette.accent);
+        context.fill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rect;
+
+    #[test]
+    fn a_snapped_rectangle_has_its_edges_on_device_pixels() {
+        let r = Rect {
+            x: 10.3,
+            y: 4.6,
+            w: 30.5,
+            h: 20.2,
+        };
+        let at_one = r.snapped(1.0);
+        assert_eq!(
+            at_one,
+            Rect {
+                x: 10.0,
+                y: 5.0,
+                w: 31.0,
+                h: 20.0
+            }
+        );
+        let at_two = r.snapped(2.0);
+        for edge in [at_two.x, at_two.y, at_two.right(), at_two.bottom()] {
+            assert_eq!((edge * 2.0).fract(), 0.0, "{at_two:?}");
+        }
+        // Never more than half a device pixel from where it was.
+        assert!((at_two.x - r.x).abs() <= 0.25 && (at_two.right() - r.right()).abs() <= 0.25);
+    }
+
+    #[test]
+    fn a_moved_rectangle_keeps_its_size() {
+        let r = Rect {
+            x: 1.0,
+            y: 2.0,
+            w: 3.0,
+            h: 4.0,
+        };
+        assert_eq!(
+            r.moved(10.0, -2.0),
+            Rect {
+                x: 11.0,
+                y: 0.0,
+                w: 3.0,
+                h: 4.0
+            }
+        );
+    }
+}
