@@ -3,9 +3,11 @@
 //!
 //! The buttons stay for people and tests (their role, name, focus and clicks), transparent over
 //! the picture. A step then changes no class or attribute a stylesheet rule looks at, so it
-//! restyles and repaints no lane element: it clears and draws again only the lanes whose state
-//! changed. Where each part of a lane goes is read from the buttons and their (invisible)
-//! children only when the group's size or the number of lanes changes, never on a step.
+//! restyles and repaints no lane element: it draws again only the lanes whose state changed, each
+//! by copying the lane's pixels in that state from a sheet outside the page (every lane drawn
+//! active and inactive), and its change bar. Where each part of a lane goes is read from the
+//! buttons and their (invisible) children only when the group's size or the number of lanes
+//! changes, never on a step; the sheet is drawn then, and when the colours change.
 
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
@@ -73,43 +75,29 @@ pub struct Palette {
 }
 
 impl Palette {
-    /// The light theme's colours: what the picture uses for a variable the page does not set.
-    fn fallback() -> Palette {
-        Palette {
-            active: "#0f9d58".into(),
-            active_soft: "#d5f5e3".into(),
-            inactive_soft: "#eceef2".into(),
-            edge: "#d5dae2".into(),
-            text: "#1b1f27".into(),
-            muted: "#5b6472".into(),
-            accent: "#1d4ed8".into(),
-        }
-    }
-
     /// The colours as the page has them now (the theme and presenter mode set the variables on
-    /// `<html>`): one computed style for all.
+    /// `<html>`): one computed style for all. The stylesheet sets every one of them; a colour
+    /// the canvas could not read would leave the one before it in use.
     pub fn read() -> Palette {
         let style = web_sys::window().and_then(|w| {
             let root = w.document()?.document_element()?;
             w.get_computed_style(&root).ok().flatten()
         });
-        let fallback = Palette::fallback();
-        let colour = |name: &str, fallback: String| {
+        let colour = |name: &str| {
             style
                 .as_ref()
                 .and_then(|s| s.get_property_value(name).ok())
                 .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
-                .unwrap_or(fallback)
+                .unwrap_or_default()
         };
         Palette {
-            active: colour("--active", fallback.active),
-            active_soft: colour("--active-soft", fallback.active_soft),
-            inactive_soft: colour("--inactive-soft", fallback.inactive_soft),
-            edge: colour("--panel-edge", fallback.edge),
-            text: colour("--text", fallback.text),
-            muted: colour("--muted", fallback.muted),
-            accent: colour("--accent", fallback.accent),
+            active: colour("--active"),
+            active_soft: colour("--active-soft"),
+            inactive_soft: colour("--inactive-soft"),
+            edge: colour("--panel-edge"),
+            text: colour("--text"),
+            muted: colour("--muted"),
+            accent: colour("--accent"),
         }
     }
 }
@@ -147,8 +135,11 @@ pub struct LanePicture {
     /// What each lane should show, and what the canvas shows of it now.
     wanted: Vec<LaneState>,
     drawn: Vec<Option<LaneState>>,
-    /// The lane numbers as text, made once.
-    numbers: Vec<String>,
+    /// Every lane drawn twice, active above and inactive below, without the change bar, on a
+    /// canvas outside the page at the picture's size: drawn when the lanes are measured or
+    /// recoloured, so that a step copies a lane's pixels (one `drawImage`) instead of drawing
+    /// its paths and text again.
+    sheet: Option<(HtmlCanvasElement, CanvasRenderingContext2d)>,
     /// Reports the group's size after each layout that changed it (see [`Self::observe_again`]).
     observer: Option<web_sys::ResizeObserver>,
     /// The system's colour scheme and the listener that recolours the picture when it changes
@@ -195,6 +186,14 @@ fn rounded_path(context: &CanvasRenderingContext2d, r: Rect, radius: f64) {
     context.close_path();
 }
 
+fn context_of(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+}
+
 impl LanePicture {
     /// The picture on `canvas`, which calls `on_resize` after a layout that resized `group` and
     /// `on_scheme` when the system's colour scheme changes.
@@ -204,11 +203,13 @@ impl LanePicture {
         on_resize: &wasm_bindgen::JsValue,
         on_scheme: wasm_bindgen::JsValue,
     ) -> LanePicture {
-        let context = canvas
-            .get_context("2d")
-            .ok()
-            .flatten()
-            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
+        let context = context_of(&canvas);
+        let sheet = canvas
+            .owner_document()
+            .and_then(|d| d.create_element("canvas").ok())
+            .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok())
+            .and_then(|c| Some((context_of(&c)?, c)))
+            .map(|(context, c)| (c, context));
         let observer = web_sys::ResizeObserver::new(on_resize.unchecked_ref()).ok();
         if let Some(observer) = &observer {
             observer.observe(group);
@@ -223,6 +224,7 @@ impl LanePicture {
         LanePicture {
             observer,
             scheme,
+            sheet,
             canvas,
             context,
             palette: Palette::read(),
@@ -231,7 +233,6 @@ impl LanePicture {
             scale: 1.0,
             wanted: Vec::new(),
             drawn: Vec::new(),
-            numbers: Vec::new(),
         }
     }
 
@@ -306,18 +307,32 @@ impl LanePicture {
     }
 
     fn redraw_all(&mut self) {
+        let (width, height) = (self.canvas.width(), self.canvas.height());
         if let Some(context) = &self.context {
             let _ = context.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
-            context.clear_rect(
-                0.0,
-                0.0,
-                f64::from(self.canvas.width()),
-                f64::from(self.canvas.height()),
-            );
+            context.clear_rect(0.0, 0.0, f64::from(width), f64::from(height));
+            let _ = context.set_transform(self.scale, 0.0, 0.0, self.scale, 0.0, 0.0);
+        }
+        if let Some((sheet, context)) = &self.sheet {
+            // Resizing clears the sheet and resets its context's state.
+            if sheet.width() != width || sheet.height() != 2 * height {
+                sheet.set_width(width);
+                sheet.set_height(2 * height);
+            } else {
+                let _ = context.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+                context.clear_rect(0.0, 0.0, f64::from(width), f64::from(2 * height));
+            }
             let _ = context.set_transform(self.scale, 0.0, 0.0, self.scale, 0.0, 0.0);
             context.set_font(&self.shape.font);
             context.set_text_align("center");
             context.set_text_baseline("alphabetic");
+            let below = f64::from(height) / self.scale;
+            for (lane, place) in self.boxes.iter().enumerate() {
+                let number = lane.to_string();
+                draw_lane(context, &self.palette, &self.shape, *place, &number, true);
+                let place = place.moved(0.0, below);
+                draw_lane(context, &self.palette, &self.shape, place, &number, false);
+            }
         }
         self.drawn.clear();
         self.drawn.resize(self.wanted.len(), None);
@@ -402,54 +417,61 @@ impl LanePicture {
         if self.boxes.len() != self.wanted.len() || self.drawn.len() != self.wanted.len() {
             return;
         }
-        let Some(context) = &self.context else {
+        let (Some(context), Some((sheet, _))) = (&self.context, &self.sheet) else {
             return;
         };
+        let scale = self.scale;
+        let below = f64::from(self.canvas.height());
         for lane in 0..self.wanted.len() {
             let state = self.wanted[lane];
             if self.drawn[lane] == Some(state) {
                 continue;
             }
-            while self.numbers.len() <= lane {
-                self.numbers.push(self.numbers.len().to_string());
+            let place = self.boxes[lane];
+            // One pixel round the box, and down to the bar's bottom: inside the gaps between
+            // lanes (the bar ends a pixel above the next row), on whole device pixels, so no
+            // neighbour loses an edge and the copy is not resampled.
+            let left = ((place.x - 1.0) * scale).floor();
+            let top = ((place.y - 1.0) * scale).floor();
+            let right = ((place.right() + 1.0) * scale).ceil();
+            let bottom = ((place.bottom() + 1.0) * scale)
+                .ceil()
+                .max(((place.y + self.shape.bar.bottom()) * scale).ceil());
+            let (w, h) = (right - left, bottom - top);
+            let from = if state.active { top } else { top + below };
+            context.clear_rect(left / scale, top / scale, w / scale, h / scale);
+            let _ = context
+                .draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
+                    sheet,
+                    left,
+                    from,
+                    w,
+                    h,
+                    left / scale,
+                    top / scale,
+                    w / scale,
+                    h / scale,
+                );
+            if state.changed && self.shape.bar.w > 0.0 {
+                rounded_path(context, self.shape.bar.moved(place.x, place.y), 1.0);
+                context.set_fill_style_str(&self.palette.accent);
+                context.fill();
             }
-            draw_lane(
-                context,
-                &self.palette,
-                &self.shape,
-                self.scale,
-                self.boxes[lane],
-                &self.numbers[lane],
-                state,
-            );
             self.drawn[lane] = Some(state);
         }
     }
 }
 
-/// Clears a lane's place (its box and the bar below it, up to the edges of the gaps around it)
-/// and draws it as the stylesheet drew the lane elements.
+/// Draws a lane as the stylesheet drew the lane elements, but for the change bar.
 fn draw_lane(
     context: &CanvasRenderingContext2d,
     palette: &Palette,
     shape: &Shape,
-    scale: f64,
     lane: Rect,
     number: &str,
-    state: LaneState,
+    active: bool,
 ) {
-    // One pixel round the box, and down to the bar's bottom: inside the gaps between lanes (the
-    // bar ends a pixel above the next row), on whole device pixels, so no neighbour loses an edge.
-    let device = |v: f64, up: bool| {
-        let d = v * scale;
-        (if up { d.ceil() } else { d.floor() }) / scale
-    };
-    let (left, top) = (device(lane.x - 1.0, false), device(lane.y - 1.0, false));
-    let right = device(lane.right() + 1.0, true);
-    let bottom = device(lane.bottom() + 1.0, true).max(device(lane.y + shape.bar.bottom(), true));
-    context.clear_rect(left, top, right - left, bottom - top);
-
-    let (fill, edge, text) = if state.active {
+    let (fill, edge, text) = if active {
         (&palette.active_soft, &palette.active, &palette.text)
     } else {
         (&palette.inactive_soft, &palette.edge, &palette.muted)
@@ -479,7 +501,7 @@ fn draw_lane(
     let (rx, ry) = (glyph.w / 2.0, glyph.h / 2.0);
     if rx > 0.0 && ry > 0.0 {
         let (cx, cy) = (glyph.x + rx, glyph.y + ry);
-        let ring = if state.active {
+        let ring = if active {
             0.0
         } else {
             shape.glyph_border.min(rx).min(ry)
@@ -494,7 +516,7 @@ fn draw_lane(
             0.0,
             std::f64::consts::TAU,
         );
-        if state.active {
+        if active {
             context.set_fill_style_str(&palette.active);
             context.fill();
         } else {
@@ -506,12 +528,6 @@ fn draw_lane(
 
     context.set_fill_style_str(text);
     let _ = context.fill_text(number, lane.x + shape.number_x, lane.y + shape.baseline);
-
-    if state.changed && shape.bar.w > 0.0 {
-        rounded_path(context, shape.bar.moved(lane.x, lane.y), 1.0);
-        context.set_fill_style_str(&palette.accent);
-        context.fill();
-    }
 }
 
 #[cfg(test)]
