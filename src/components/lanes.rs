@@ -348,9 +348,10 @@ pub fn Lanes() -> impl IntoView {
     };
     let group: NodeRef<leptos::html::Div> = NodeRef::new();
     // The buttons as the page has them. One effect keeps all of them up to date instead of a
-    // memo and four attribute closures per lane: a step that flips 64 lanes then costs two
-    // attribute writes per lane and no reactive bookkeeping (a closure per attribute would
-    // unsubscribe and resubscribe itself on every re-run, about 20 µs a lane).
+    // memo and an attribute closure per lane and attribute: a step that flips 64 lanes then
+    // costs three attribute writes per lane (its state, change mark and name) and no reactive
+    // bookkeeping (a closure per attribute would unsubscribe and resubscribe itself on every
+    // re-run, about 20 µs a lane).
     let shown = StoredValue::new_local(Vec::<ShownLane>::new());
     // A `?mask` question: the prediction while it is open, then the verdict lane by lane.
     let judged = Memo::new(move |_| {
