@@ -145,6 +145,12 @@ pub struct LanePicture {
     /// The system's colour scheme and the listener that recolours the picture when it changes
     /// (the page follows it unless a theme is chosen).
     scheme: Option<(web_sys::MediaQueryList, wasm_bindgen::JsValue)>,
+    /// Called to measure again; also when the device's pixel ratio changes with the group's size
+    /// unchanged (the window moved to another screen, a zoom that keeps the layout), which no
+    /// resize reports, and after which the picture would be drawn at the old ratio.
+    on_resize: wasm_bindgen::JsValue,
+    /// The query that matches the pixel ratio the picture was last measured at, listened to.
+    resolution: Option<web_sys::MediaQueryList>,
 }
 
 impl Drop for LanePicture {
@@ -155,6 +161,7 @@ impl Drop for LanePicture {
         if let Some((scheme, listener)) = &self.scheme {
             let _ = scheme.remove_event_listener_with_callback("change", listener.unchecked_ref());
         }
+        self.watch_resolution(None);
     }
 }
 
@@ -224,6 +231,8 @@ impl LanePicture {
         LanePicture {
             observer,
             scheme,
+            on_resize: on_resize.clone(),
+            resolution: None,
             sheet,
             canvas,
             context,
@@ -267,7 +276,11 @@ impl LanePicture {
             self.boxes.clear();
             return;
         }
-        self.scale = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        let scale = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        if scale != self.scale || self.resolution.is_none() {
+            self.watch_resolution(Some(scale));
+        }
+        self.scale = scale;
         let (width, height) = (
             (css_width * self.scale).round() as u32,
             (css_height * self.scale).round() as u32,
@@ -295,6 +308,25 @@ impl LanePicture {
         }
         self.palette = Palette::read();
         self.redraw_all();
+    }
+
+    /// Listens for the pixel ratio leaving `scale` (none: stops listening). A resolution query
+    /// matches one ratio, so each measure at a new ratio listens to a new one.
+    fn watch_resolution(&mut self, scale: Option<f64>) {
+        if let Some(old) = self.resolution.take() {
+            let _ =
+                old.remove_event_listener_with_callback("change", self.on_resize.unchecked_ref());
+        }
+        let Some(scale) = scale else {
+            return;
+        };
+        let query = format!("(resolution: {scale}dppx)");
+        self.resolution = web_sys::window()
+            .and_then(|w| w.match_media(&query).ok().flatten())
+            .inspect(|list| {
+                let _ =
+                    list.add_event_listener_with_callback("change", self.on_resize.unchecked_ref());
+            });
     }
 
     /// The colours changed (the theme, presenter mode): every lane is drawn again in the new ones.

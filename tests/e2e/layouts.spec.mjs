@@ -70,3 +70,17 @@ for (const { name, viewport, columns } of [
     });
   });
 }
+
+// The lanes are drawn on a canvas at the screen's pixel ratio, not scaled up blurred on a dense
+// screen.
+test.describe('a screen of two device pixels to a CSS pixel', () => {
+  test.use({ deviceScaleFactor: 2, viewport: { width: 1400, height: 900 } });
+
+  test('the lanes are drawn at the screen\'s pixel ratio', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('status')).toHaveText('ready');
+    const canvas = page.getByRole('group', { name: 'Lanes' }).locator('canvas');
+    const ratio = () => canvas.evaluate((c) => [c.width / c.getBoundingClientRect().width, c.height / c.getBoundingClientRect().height]);
+    await expect.poll(async () => (await ratio()).map((r) => Math.round(r * 10) / 10)).toEqual([2, 2]);
+  });
+});
