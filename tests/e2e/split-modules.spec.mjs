@@ -24,6 +24,16 @@ async function dropModule(page, name) {
   };
 }
 
+/** Opens the playground with its questions off; gives the list the page's errors go to. */
+async function openPlayground(page) {
+  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/');
+  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toBeVisible();
+  return errors;
+}
+
 /** Step still moves the run on, and the count shows it. */
 async function expectStepWorks(page) {
   const count = page.locator('.step-count');
@@ -33,11 +43,7 @@ async function expectStepWorks(page) {
 }
 
 test('Help that does not arrive is reported, the page goes on, and Help opens on the next try', async ({ page }) => {
-  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto('/');
-  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toBeVisible();
+  const errors = await openPlayground(page);
   const help = await dropModule(page, 'help');
 
   await page.getByRole('button', { name: 'Help' }).click();
@@ -62,11 +68,7 @@ test('Help that does not arrive is reported, the page goes on, and Help opens on
 });
 
 test('a download whose part does not arrive is reported, and the next try downloads', async ({ page }) => {
-  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto('/');
-  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toBeVisible();
+  const errors = await openPlayground(page);
   await expectStepWorks(page);
   const exports = await dropModule(page, 'export');
 
@@ -89,11 +91,7 @@ test('a download whose part does not arrive is reported, and the next try downlo
 });
 
 test('a timeline picture whose part does not arrive is reported, and the next try saves it', async ({ page }) => {
-  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto('/');
-  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toBeVisible();
+  const errors = await openPlayground(page);
   await expectStepWorks(page);
   await expectStepWorks(page);
   const exports = await dropModule(page, 'export');
@@ -115,11 +113,7 @@ test('a timeline picture whose part does not arrive is reported, and the next tr
 });
 
 test('Be the warp whose part does not arrive is reported and switched off, and comes on the next try', async ({ page }) => {
-  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto('/');
-  await expect(page.getByRole('textbox', { name: 'Kernel source' })).toBeVisible();
+  const errors = await openPlayground(page);
   const warp = await dropModule(page, 'warp');
   const toggle = page.getByRole('switch', { name: 'Be the warp' });
   const panel = page.getByRole('region', { name: 'Be the warp' });
