@@ -135,12 +135,8 @@ test('Be the warp whose part does not arrive is reported and switched off, and c
 });
 
 test('a file opened while its part does not arrive is reported, and opens on the next try', async ({ page }) => {
-  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto('/');
+  const errors = await openPlayground(page);
   const source = page.getByRole('textbox', { name: 'Kernel source' });
-  await expect(source).toBeVisible();
   const before = await source.textContent();
   const opening = await dropModule(page, 'open_file');
   const file = { name: 'mine.wave', mimeType: 'text/plain', buffer: Buffer.from('.kernel mine\n  halt\n') };
@@ -184,12 +180,8 @@ test('the first screen and the built-in lessons fetch no pack reader', async ({ 
 });
 
 test('a lesson pack opened while its reader does not arrive is reported, and opens on the next try', async ({ page }) => {
-  await page.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto('/');
+  const errors = await openPlayground(page);
   const source = page.getByRole('textbox', { name: 'Kernel source' });
-  await expect(source).toBeVisible();
   const before = await source.textContent();
   const reader = await dropModule(page, 'pack');
   const file = { name: 'tiny.md', mimeType: 'text/markdown', buffer: await readFile(tiny) };
