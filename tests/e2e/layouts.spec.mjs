@@ -84,3 +84,32 @@ test.describe('a screen of two device pixels to a CSS pixel', () => {
     await expect.poll(async () => (await ratio()).map((r) => Math.round(r * 10) / 10)).toEqual([2, 2]);
   });
 });
+
+// In forced-colours mode (Windows' contrast themes) the page's colours give way to the system's,
+// and a canvas keeps its own: the lanes' canvas goes, and the buttons show each lane's state.
+test('in forced colours the lanes show their state on the buttons themselves', async ({ page }) => {
+  await page.emulateMedia({ forcedColors: 'active' });
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  const group = page.getByRole('group', { name: 'Lanes' });
+  await expect(group.locator('canvas')).toBeHidden();
+  // Step until the if splits the wave.
+  const inactive = group.getByRole('button', { name: /^Lane \d+: inactive/ });
+  for (let i = 0; i < 12 && await inactive.count() === 0; i++) {
+    await page.getByRole('button', { name: 'Step', exact: true }).click();
+  }
+  const on = group.getByRole('button', { name: /^Lane \d+: active/ }).first();
+  const off = inactive.first();
+  const look = (lane) => lane.evaluate((button) => {
+    const dot = button.querySelector('.lane-glyph');
+    const style = getComputedStyle(dot);
+    return { dot: style.backgroundColor, visible: style.visibility, border: getComputedStyle(button).borderTopColor };
+  });
+  const [a, b] = [await look(on), await look(off)];
+  expect(a.visible).toBe('visible');
+  expect(b.visible).toBe('visible');
+  expect(a.dot).not.toBe('rgba(0, 0, 0, 0)');
+  expect(a.dot).not.toBe(b.dot);
+  expect(a.border).not.toBe(b.border);
+});
