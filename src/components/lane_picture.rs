@@ -454,6 +454,9 @@ impl LanePicture {
         };
         let scale = self.scale;
         let below = f64::from(self.canvas.height());
+        // Setting the fill passes the colour's text to the page, which parses it again: once
+        // per step, not once per changed lane (copying and clearing leave it as it is).
+        let mut bar_colour_set = false;
         for lane in 0..self.wanted.len() {
             let state = self.wanted[lane];
             if self.drawn[lane] == Some(state) {
@@ -486,7 +489,10 @@ impl LanePicture {
                 );
             if state.changed && self.shape.bar.w > 0.0 {
                 rounded_path(context, self.shape.bar.moved(place.x, place.y), 1.0);
-                context.set_fill_style_str(&self.palette.accent);
+                if !bar_colour_set {
+                    context.set_fill_style_str(&self.palette.accent);
+                    bar_colour_set = true;
+                }
                 context.fill();
             }
             self.drawn[lane] = Some(state);
