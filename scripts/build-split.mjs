@@ -175,6 +175,16 @@ for (const file of [`${stem}.js`, `${stem}_bg.wasm`]) {
   }
   index = index.replace(pattern, `$1${sri(readFileSync(join(staging, file)))}$2`);
 }
+// The loader is imported by the main module's JavaScript, so without a preload link of its own
+// it is asked for only once that file has arrived and been parsed: one more round trip before
+// the app's module can run (on a repeat visit, the longest wait before the wasm is compiled).
+const mainPreload = new RegExp(`<link rel="modulepreload" href="\\./${stem.replaceAll('.', '\\.')}\\.js"[^>]*>`);
+if (!mainPreload.test(index)) {
+  console.error(`build-split: index.html has no modulepreload link for ${stem}.js`);
+  process.exit(1);
+}
+const loaderPreload = `<link rel="modulepreload" href="./${loaderName}" crossorigin="anonymous" integrity="${sri(Buffer.from(loader))}">`;
+index = index.replace(mainPreload, (link) => link + loaderPreload);
 writeFileSync(indexPath, index);
 const mainBytes = readFileSync(join(staging, `${stem}_bg.wasm`)).length;
 console.log(`build-split: main module ${mainBytes} bytes; loaded on use: ${loaded.join(', ') || 'none'}; loader ${loaderName}`);

@@ -249,7 +249,16 @@
   // was done in it (src/editor/editor.js, `openEarly`). The module is the one the app imports,
   // found by the preload link Trunk writes for it, so it is fetched once and is one module. If
   // it cannot be found or fails, the listing stays until the app shows its own editor.
+  //
+  // Not on a visit the service worker answers: the wasm is then already here and compiled from
+  // the browser's cache, so the app starts within moments, and an early editor would only run
+  // first and hold it up (opening one and handing it over costs more than the app opening its
+  // own: a frame drawn twice and the hand-over's reads). `data-preview-editor` says which.
   function openEditor(source, breakpoints) {
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      root.setAttribute('data-preview-editor', 'left-to-app');
+      return;
+    }
     var link = document.querySelector('link[rel="modulepreload"][href$="/target/editor/wave-editor.js"]');
     if (!link || !DATA.editor) return;
     import(link.href).then(function (module) {

@@ -20,6 +20,24 @@ test('after the first visit the page loads and works with no network', async ({ 
   await context.setOffline(false);
 });
 
+test('a visit the service worker answers leaves the editor to the app, which opens its own', async ({ page, context }) => {
+  await page.goto('/');
+  await expect.poll(() => controlled(page), { message: 'the service worker took over' }).toBe(true);
+  await context.setOffline(true);
+  await page.reload();
+  // The preview still shows the kernel before the app starts, as a listing; no early editor is
+  // opened for the app to take over, as the wasm is already here.
+  await expect(page.locator('html')).toHaveAttribute('data-preview', 'shown');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  await expect(page.locator('html')).toHaveAttribute('data-preview-editor', 'left-to-app');
+  const editor = page.getByRole('textbox', { name: 'Kernel source' });
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n; typed after a repeat visit');
+  await expect(editor).toContainText('; typed after a repeat visit');
+  await context.setOffline(false);
+});
+
 test('the web app manifest names the app and its icons load', async ({ page }) => {
   await page.goto('/');
   const href = await page.locator('link[rel="manifest"]').getAttribute('href');
