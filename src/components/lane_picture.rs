@@ -3,9 +3,9 @@
 //!
 //! The buttons stay for people and tests (their role, name, focus and clicks), transparent over
 //! the picture. A step then changes no class or attribute a stylesheet rule looks at, so it
-//! restyles and repaints no lane element: it draws again only the lanes whose state changed, each
-//! by copying the lane's pixels in that state from a sheet outside the page (every lane drawn
-//! active and inactive), and its change bar. Where each part of a lane goes is read from the
+//! restyles and repaints no lane element: it draws again only the lanes whose state changed, by
+//! copying their pixels in that state from a sheet outside the page (every lane drawn active and
+//! inactive), and their change bars. Where each part of a lane goes is read from the
 //! buttons and their (invisible) children only when the group's size or the number of lanes
 //! changes, never on a step; the sheet is drawn then, and when the colours change.
 
@@ -445,6 +445,12 @@ impl LanePicture {
     }
 
     /// Draws the lanes whose wanted state differs from the drawn one, if their places are known.
+    /// Lanes next to each other in a row that go to the same state are copied from the sheet
+    /// in one piece: a step that turns most lanes on or off (a divergent branch, its end, and
+    /// the step after each, which takes the change bars away) then makes a few copies per row
+    /// instead of one per lane. The gaps between lanes are empty on the sheet and the canvas
+    /// alike, so copying them as well changes no pixel. A piece's change bars are drawn right
+    /// after it is copied, before the next piece, as each lane's bar was after its own copy.
     fn draw_changed(&mut self) {
         if self.boxes.len() != self.wanted.len() || self.drawn.len() != self.wanted.len() {
             return;
@@ -455,48 +461,102 @@ impl LanePicture {
         let scale = self.scale;
         let below = f64::from(self.canvas.height());
         // Setting the fill passes the colour's text to the page, which parses it again: once
-        // per step, not once per changed lane (copying and clearing leave it as it is).
-        let mut bar_colour_set = false;
+        // per step, not once per bar (copying and clearing leave it as it is).
+        let bar_colour_set = std::cell::Cell::new(false);
+        let copy = |piece: &Piece, bars: &mut Vec<Rect>| {
+            let (w, h) = (piece.right - piece.left, piece.bottom - piece.top);
+            let from = if piece.active {
+                piece.top
+            } else {
+                piece.top + below
+            };
+            context.clear_rect(piece.left / scale, piece.top / scale, w / scale, h / scale);
+            let _ = context
+                .draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
+                    sheet,
+                    piece.left,
+                    from,
+                    w,
+                    h,
+                    piece.left / scale,
+                    piece.top / scale,
+                    w / scale,
+                    h / scale,
+                );
+            for place in bars.drain(..) {
+                rounded_path(context, self.shape.bar.moved(place.x, place.y), 1.0);
+                if !bar_colour_set.replace(true) {
+                    context.set_fill_style_str(&self.palette.accent);
+                }
+                context.fill();
+            }
+        };
+        let mut pending: Option<Piece> = None;
+        // The places of the pending piece's lanes that show their change bar.
+        let mut barred = Vec::new();
         for lane in 0..self.wanted.len() {
             let state = self.wanted[lane];
             if self.drawn[lane] == Some(state) {
+                // A lane that stays as it is ends the piece: copying over it could change it.
+                if let Some(piece) = pending.take() {
+                    copy(&piece, &mut barred);
+                }
                 continue;
             }
             let place = self.boxes[lane];
             // One pixel round the box, and down to the bar's bottom: inside the gaps between
             // lanes (the bar ends a pixel above the next row), on whole device pixels, so no
             // neighbour loses an edge and the copy is not resampled.
-            let left = ((place.x - 1.0) * scale).floor();
-            let top = ((place.y - 1.0) * scale).floor();
-            let right = ((place.right() + 1.0) * scale).ceil();
-            let bottom = ((place.bottom() + 1.0) * scale)
-                .ceil()
-                .max(((place.y + self.shape.bar.bottom()) * scale).ceil());
-            let (w, h) = (right - left, bottom - top);
-            let from = if state.active { top } else { top + below };
-            context.clear_rect(left / scale, top / scale, w / scale, h / scale);
-            let _ = context
-                .draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
-                    sheet,
-                    left,
-                    from,
-                    w,
-                    h,
-                    left / scale,
-                    top / scale,
-                    w / scale,
-                    h / scale,
-                );
-            if state.changed && self.shape.bar.w > 0.0 {
-                rounded_path(context, self.shape.bar.moved(place.x, place.y), 1.0);
-                if !bar_colour_set {
-                    context.set_fill_style_str(&self.palette.accent);
-                    bar_colour_set = true;
+            let piece = Piece {
+                left: ((place.x - 1.0) * scale).floor(),
+                top: ((place.y - 1.0) * scale).floor(),
+                right: ((place.right() + 1.0) * scale).ceil(),
+                bottom: ((place.bottom() + 1.0) * scale)
+                    .ceil()
+                    .max(((place.y + self.shape.bar.bottom()) * scale).ceil()),
+                active: state.active,
+            };
+            pending = match pending.take() {
+                Some(before) if before.joins(&piece) => Some(Piece {
+                    right: piece.right,
+                    ..before
+                }),
+                Some(before) => {
+                    copy(&before, &mut barred);
+                    Some(piece)
                 }
-                context.fill();
+                None => Some(piece),
+            };
+            if state.changed && self.shape.bar.w > 0.0 {
+                barred.push(place);
             }
             self.drawn[lane] = Some(state);
         }
+        if let Some(piece) = pending {
+            copy(&piece, &mut barred);
+        }
+    }
+}
+
+/// A piece of the canvas copied from the sheet at once, in device pixels: one lane's box with
+/// its margin and bar, or several such boxes side by side in a row, all active or all not.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Piece {
+    left: f64,
+    top: f64,
+    right: f64,
+    bottom: f64,
+    active: bool,
+}
+
+impl Piece {
+    /// `next`, the next lane's piece, is to its right in the same row and in the same state,
+    /// so that the two can be copied as one.
+    fn joins(&self, next: &Piece) -> bool {
+        next.active == self.active
+            && next.top == self.top
+            && next.bottom == self.bottom
+            && next.left >= self.left
     }
 }
 
@@ -570,7 +630,23 @@ fn draw_lane(
 
 #[cfg(test)]
 mod tests {
-    use super::Rect;
+    use super::{Piece, Rect};
+
+    #[test]
+    fn only_neighbours_in_a_row_in_one_state_are_copied_as_one() {
+        let piece = |left: f64, top: f64, active: bool| Piece {
+            left,
+            top,
+            right: left + 20.0,
+            bottom: top + 24.0,
+            active,
+        };
+        let first = piece(0.0, 0.0, false);
+        assert!(first.joins(&piece(22.0, 0.0, false)));
+        assert!(!first.joins(&piece(22.0, 0.0, true)), "another state");
+        assert!(!first.joins(&piece(0.0, 30.0, false)), "the next row");
+        assert!(!piece(22.0, 0.0, false).joins(&first), "a lane to its left");
+    }
 
     #[test]
     fn a_snapped_rectangle_has_its_edges_on_device_pixels() {
