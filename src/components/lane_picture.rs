@@ -151,6 +151,9 @@ pub struct LanePicture {
     on_resize: wasm_bindgen::JsValue,
     /// The query that matches the pixel ratio the picture was last measured at, listened to.
     resolution: Option<web_sys::MediaQueryList>,
+    /// The places of the change bars of the piece a step is gathering (see
+    /// [`Self::draw_changed`]): kept, empty, between steps, so a step allocates nothing.
+    barred: Vec<Rect>,
 }
 
 impl Drop for LanePicture {
@@ -233,6 +236,7 @@ impl LanePicture {
             scheme,
             on_resize: on_resize.clone(),
             resolution: None,
+            barred: Vec::new(),
             sheet,
             canvas,
             context,
@@ -493,7 +497,7 @@ impl LanePicture {
         };
         let mut pending: Option<Piece> = None;
         // The places of the pending piece's lanes that show their change bar.
-        let mut barred = Vec::new();
+        let mut barred = std::mem::take(&mut self.barred);
         for lane in 0..self.wanted.len() {
             let state = self.wanted[lane];
             if self.drawn[lane] == Some(state) {
@@ -535,6 +539,7 @@ impl LanePicture {
         if let Some(piece) = pending {
             copy(&piece, &mut barred);
         }
+        self.barred = barred;
     }
 }
 
