@@ -3,7 +3,7 @@
 // Driven from Rust through `src/codemirror.rs`; this module holds no state of the playground.
 
 import {
-  EditorState, StateEffect, StateField, Annotation, RangeSet, RangeSetBuilder, Prec, Compartment, Transaction,
+  EditorState, StateEffect, StateField, Annotation, RangeSetBuilder, Prec, Compartment, Transaction,
 } from "@codemirror/state";
 import {
   EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, layer, drawSelection, dropCursor,
@@ -107,35 +107,86 @@ class Band {
   }
 }
 
+/// Where the band's layer last measured a view (see `currentLineBand`): the content's left edge
+/// and width and the document's top, relative to the scrolled content's corner, the scroller's
+/// height and scroll position; `scrolled` once the scroller has moved since, other than by
+/// `setMachineState` (`ownScroll` until the scroll it asked for has happened).
+const bandGeometry = new WeakMap();
+
 /// The selected wave's line, as a band behind its text (a layer) rather than a class on the
 /// line: a step that moves it moves one element, where a line decoration would have the editor
 /// redraw both lines and restyle its content. It covers the line as the line's own background
 /// did (a breakpoint line's translucent background shows over it), and it lies above the
 /// selection layer, which the line's background used to hide too (see the extensions' order).
 /// Lines folded away or out of the viewport have no band.
+///
+/// A step that only moves the line places the band at once from the last measured geometry and
+/// CodeMirror's own line heights (`placeBand`): asking the layer to measure would run the
+/// editor's whole measure cycle, which reads the layout of the page, at every step of both
+/// editors in compare mode. Text, viewport and geometry changes measure as layers do.
 const currentLineBand = layer({
   above: false,
   class: "cm-exec-layer",
-  update: (update) => update.docChanged || update.viewportChanged
-    || update.startState.field(currentLineField) !== update.state.field(currentLineField),
+  update(update, dom) {
+    if (update.docChanged || update.viewportChanged || update.geometryChanged) return true;
+    const line = update.state.field(currentLineField);
+    if (update.startState.field(currentLineField) === line) return false;
+    return !placeBand(update.view, dom, line);
+  },
   markers(view) {
+    const scroller = view.scrollDOM.getBoundingClientRect();
+    const content = view.contentDOM.getBoundingClientRect();
+    const scrollTop = view.scrollDOM.scrollTop;
+    // Relative to the scrolled content's corner, where the layer's markers are placed.
+    const geometry = {
+      left: content.left - scroller.left + view.scrollDOM.scrollLeft,
+      top: view.documentTop - scroller.top + scrollTop,
+      width: content.width,
+      scrollTop,
+      height: view.scrollDOM.clientHeight,
+      scrolled: false,
+      ownScroll: false,
+    };
+    bandGeometry.set(view, geometry);
     const line = view.state.field(currentLineField);
     if (line < 1 || line > view.state.doc.lines) return [];
     const from = view.state.doc.line(line).from;
     if (!view.visibleRanges.some((r) => r.from <= from && from <= r.to)) return [];
     const block = view.lineBlockAt(from);
-    const scroller = view.scrollDOM.getBoundingClientRect();
-    const content = view.contentDOM.getBoundingClientRect();
-    // Relative to the scrolled content's corner, where the layer's markers are placed.
-    const left = content.left - scroller.left + view.scrollDOM.scrollLeft;
-    const top = view.documentTop - scroller.top + view.scrollDOM.scrollTop + block.top;
-    return [new Band(left, top, content.width, block.height)];
+    return [new Band(geometry.left, geometry.top + block.top, geometry.width, block.height)];
   },
 });
 
+/// Moves the drawn band to `line` without reading the layout; false when it cannot (nothing
+/// measured or drawn yet, no line, or the line out of the viewport), and the layer measures.
+/// The layer's own record of what it drew is not told: it only ever compares its next
+/// measurement with it, and that measurement is of the line placed here.
+function placeBand(view, dom, line) {
+  const geometry = bandGeometry.get(view);
+  const band = dom.firstChild;
+  if (!geometry || !band || line < 1 || line > view.state.doc.lines) return false;
+  const from = view.state.doc.line(line).from;
+  if (!view.visibleRanges.some((r) => r.from <= from && from <= r.to)) return false;
+  const block = view.lineBlockAt(from);
+  const height = `${block.height}px`;
+  if (band.style.height !== height) band.style.height = height;
+  band.style.transform = `translateY(${geometry.top + block.top}px)`;
+  return true;
+}
+
+/// Whether the lines from `from` are in sight in the scroller, by the last measured geometry;
+/// null when that is unknown (never measured, or scrolled since).
+function lineInSight(view, from) {
+  const geometry = bandGeometry.get(view);
+  if (!geometry || geometry.scrolled) return null;
+  const block = view.lineBlockAt(from);
+  const top = geometry.top + block.top;
+  return top >= geometry.scrollTop && top + block.height <= geometry.scrollTop + geometry.height;
+}
+
 /// A line number that is also the line's breakpoint button. Whether it is the wave's line is
-/// a class on its gutter element (see `currentLineMarks`), so a step that moves the line keeps
-/// both buttons as they are.
+/// shown by a band behind the gutters (`currentLineGutterBand`), so a step that moves the line
+/// keeps every button as it is.
 class LineButton extends GutterMarker {
   constructor(line, breakpoint, hooks) {
     super();
@@ -168,31 +219,57 @@ class LineButton extends GutterMarker {
   }
 }
 
-/// Marks the line-number gutter's element of the selected wave's line (`cm-exec-gutter`):
-/// changing which line carries the class changes two class attributes, where new markers would
-/// rebuild both lines' buttons. Only that gutter gets it: a class for every gutter would make
-/// each of the others draw an element for the line just to carry it.
-class CurrentLineClass extends GutterMarker {
-  constructor() {
-    super();
-    this.elementClass = "cm-exec-gutter";
+/// The selected wave's line across the gutters: a band behind the line numbers, in line with
+/// the band behind the text (`currentLineBand`). A step that moves the line moves this one
+/// element; a class on the line's gutter element would have every gutter compare its markers
+/// for every line at each step. Placed as `placeBand` places the other: from where the gutters
+/// were last measured and CodeMirror's line heights, measuring only when the text, the
+/// viewport or the geometry change.
+const currentLineGutterBand = ViewPlugin.fromClass(class {
+  constructor(view) {
+    this.band = document.createElement("div");
+    this.band.className = "cm-exec-gutter-line";
+    this.band.setAttribute("aria-hidden", "true");
+    this.band.hidden = true;
+    // The first line's top within the gutters; null until measured.
+    this.top = null;
+    this.measureRequest = {
+      key: this,
+      read: (view) => {
+        const gutters = view.dom.querySelector(".cm-gutters");
+        return gutters ? { gutters, top: view.documentTop - gutters.getBoundingClientRect().top } : null;
+      },
+      write: (measured, view) => {
+        if (!measured) return;
+        if (this.band.parentNode !== measured.gutters) measured.gutters.appendChild(this.band);
+        this.top = measured.top;
+        this.place(view);
+      },
+    };
+    view.requestMeasure(this.measureRequest);
   }
-}
-const currentLineClass = new CurrentLineClass();
-/// The class's place, kept as one value until the line or the text changes, so the gutter
-/// compares nothing on other updates.
-const currentLineMarks = StateField.define({
-  create: (state) => currentLineMarksAt(state),
-  update: (marks, tr) => (tr.docChanged || tr.startState.field(currentLineField) !== tr.state.field(currentLineField)
-    ? currentLineMarksAt(tr.state)
-    : marks),
+  update(update) {
+    if (update.docChanged || update.viewportChanged || update.geometryChanged) {
+      update.view.requestMeasure(this.measureRequest);
+    } else if (update.startState.field(currentLineField) !== update.state.field(currentLineField)) {
+      this.place(update.view);
+    }
+  }
+  place(view) {
+    const line = view.state.field(currentLineField);
+    const from = line >= 1 && line <= view.state.doc.lines ? view.state.doc.line(line).from : -1;
+    const shown = this.top !== null && from >= 0 && view.visibleRanges.some((r) => r.from <= from && from <= r.to);
+    if (this.band.hidden !== !shown) this.band.hidden = !shown;
+    if (!shown) return;
+    const block = view.lineBlockAt(from);
+    const height = `${block.height}px`;
+    if (this.band.style.height !== height) this.band.style.height = height;
+    this.band.style.transform = `translateY(${this.top + block.top}px)`;
+  }
+  destroy() {
+    this.band.remove();
+  }
 });
-function currentLineMarksAt(state) {
-  const line = state.field(currentLineField);
-  return line >= 1 && line <= state.doc.lines
-    ? RangeSet.of([currentLineClass.range(state.doc.line(line).from)])
-    : RangeSet.empty;
-}
 
 /// As many 9s as `lines` has digits: the widest line number the gutter must fit.
 const widestNumber = (lines) => String(lines).replace(/./g, "9");
@@ -217,7 +294,6 @@ class Spacer extends GutterMarker {
 function breakpointGutter(hooks) {
   return gutter({
     class: "cm-bp-gutter",
-    markers: (view) => view.state.field(currentLineMarks),
     lineMarker(view, block) {
       const line = view.state.doc.lineAt(block.from).number;
       return new LineButton(line, view.state.field(breakpointField).has(line), hooks);
@@ -285,7 +361,16 @@ function heatGutter(bars) {
       const heat = view.state.field(heatField).get(line);
       return heat ? new HeatMarker(line, heat, bars) : null;
     },
-    lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setHeat))),
+    // Only when lines gain or lose their bar: a bar's colour, length and hover text change in
+    // place (`heatBars`), and asking would have the gutters compare every line's markers anew.
+    lineMarkerChange: (update) => {
+      const before = update.startState.field(heatField);
+      const now = update.state.field(heatField);
+      if (before === now) return false;
+      if (before.size !== now.size) return true;
+      for (const line of now.keys()) if (!before.has(line)) return true;
+      return false;
+    },
   });
 }
 
@@ -539,7 +624,7 @@ export class WaveEditor {
           currentLineField,
           heatField,
           breakpointLines,
-          currentLineMarks,
+          currentLineGutterBand,
           caretDiagnostic,
           Prec.high(keymap.of([
             { key: "Mod-F9", run: toggleAtCaret, preventDefault: true },
@@ -577,6 +662,15 @@ export class WaveEditor {
     // CodeMirror hides its gutters from assistive technology; the line numbers here are the
     // breakpoint buttons, so only the other gutters stay hidden.
     this.view.dom.querySelector(".cm-gutters")?.removeAttribute("aria-hidden");
+    // A scroll the editor did not ask for leaves the band's record of the scroll position
+    // stale (see `lineInSight`); the scroll is not read here, in the middle of a frame.
+    const view = this.view;
+    view.scrollDOM.addEventListener("scroll", () => {
+      const geometry = bandGeometry.get(view);
+      if (!geometry) return;
+      if (geometry.ownScroll) geometry.ownScroll = false;
+      else geometry.scrolled = true;
+    }, { passive: true });
     for (const other of this.view.dom.querySelectorAll(".cm-gutter:not(.cm-bp-gutter)")) {
       other.setAttribute("aria-hidden", "true");
     }
@@ -697,20 +791,33 @@ export class WaveEditor {
     view.dispatch({ effects });
     if (!moved || line < 1 || line > view.state.doc.lines) return;
     const from = view.state.doc.line(line).from;
+    // Known to be in sight: no measure (see `currentLineBand`).
+    if (lineInSight(view, from)) return;
     view.requestMeasure({
       key: "wave-current-line",
       read(view) {
         const scroller = view.scrollDOM;
         const block = view.lineBlockAt(from);
-        const top = view.documentTop - scroller.getBoundingClientRect().top + scroller.scrollTop + block.top;
-        const visible = top >= scroller.scrollTop && top + block.height <= scroller.scrollTop + scroller.clientHeight;
-        return visible ? null : Math.max(0, top - scroller.clientHeight / 3);
+        const scrollTop = scroller.scrollTop;
+        const height = scroller.clientHeight;
+        const top = view.documentTop - scroller.getBoundingClientRect().top + scrollTop + block.top;
+        // What the band's layer keeps, brought up to date now that the layout is read anyway.
+        const geometry = bandGeometry.get(view);
+        if (geometry) Object.assign(geometry, { scrollTop, height, scrolled: false });
+        if (top >= scrollTop && top + block.height <= scrollTop + height) return null;
+        const wanted = Math.max(0, Math.min(top - height / 3, scroller.scrollHeight - height));
+        return wanted === scrollTop ? null : wanted;
       },
       write(scrollTop, view) {
-        if (scrollTop !== null) view.scrollDOM.scrollTop = scrollTop;
+        if (scrollTop === null) return;
+        view.scrollDOM.scrollTop = scrollTop;
+        // The scroll event this causes is ours: the geometry knows where it leads.
+        const geometry = bandGeometry.get(view);
+        if (geometry) Object.assign(geometry, { scrollTop, ownScroll: true });
       },
     });
   }
+
 
   destroy() {
     this.view.destroy();
