@@ -24,8 +24,9 @@ import {
 /// Marks a change the playground made (an example, a link): it is not an edit to recompile.
 const fromPlayground = Annotation.define();
 const setBreakpoints = StateEffect.define();
-const setCurrentLine = StateEffect.define();
-const setHeat = StateEffect.define();
+/// The machine state changed in a way the editor must redraw for (see `machineState`): lines
+/// gained or lost their heat bar, or the line's bands could not be placed without measuring.
+const redrawMachineState = StateEffect.define();
 
 /// A field holding the value of the latest `effect` in a transaction (`initial` until one comes).
 function latestOf(effect, initial) {
@@ -35,10 +36,22 @@ function latestOf(effect, initial) {
   });
 }
 const breakpointField = latestOf(setBreakpoints, () => new Set());
-/// The selected wave's line, 0 for none.
-const currentLineField = latestOf(setCurrentLine, () => 0);
-/// Per line: [efficiency 0..1, executions, executions over the scale 0..1].
-const heatField = latestOf(setHeat, () => new Map());
+
+/// What the playground last said of the machine to each editor (`setMachineState`), kept beside
+/// the editor's state rather than in it: a step changes only this, and a transaction would run
+/// the editor's whole update (its plugins, gutters, attributes and DOM selection) for a line
+/// number and a few bars. `line`: the selected wave's line, 0 for none; `heat`: per line
+/// [efficiency 0..1, executions, executions over the scale 0..1].
+const machineStates = new WeakMap();
+function machineState(view) {
+  let state = machineStates.get(view);
+  if (!state) {
+    state = { line: 0, heat: new Map() };
+    machineStates.set(view, state);
+  }
+  return state;
+}
+const redraws = (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(redrawMachineState)));
 
 const breakpointLineDeco = Decoration.line({ class: "cm-bp-line" });
 
@@ -124,14 +137,13 @@ const bandGeometry = new WeakMap();
 /// CodeMirror's own line heights (`placeBand`): asking the layer to measure would run the
 /// editor's whole measure cycle, which reads the layout of the page, at every step of both
 /// editors in compare mode. Text, viewport and geometry changes measure as layers do.
+const bandLayers = new WeakMap();
 const currentLineBand = layer({
   above: false,
   class: "cm-exec-layer",
-  update(update, dom) {
-    if (update.docChanged || update.viewportChanged || update.geometryChanged) return true;
-    const line = update.state.field(currentLineField);
-    if (update.startState.field(currentLineField) === line) return false;
-    return !placeBand(update.view, dom, line);
+  update: (update) => update.docChanged || update.viewportChanged || update.geometryChanged || redraws(update),
+  mount(dom, view) {
+    bandLayers.set(view, dom);
   },
   markers(view) {
     const scroller = view.scrollDOM.getBoundingClientRect();
@@ -148,7 +160,7 @@ const currentLineBand = layer({
       ownScroll: false,
     };
     bandGeometry.set(view, geometry);
-    const line = view.state.field(currentLineField);
+    const { line } = machineState(view);
     if (line < 1 || line > view.state.doc.lines) return [];
     const from = view.state.doc.line(line).from;
     if (!view.visibleRanges.some((r) => r.from <= from && from <= r.to)) return [];
@@ -158,12 +170,12 @@ const currentLineBand = layer({
 });
 
 /// Moves the drawn band to `line` without reading the layout; false when it cannot (nothing
-/// measured or drawn yet, no line, or the line out of the viewport), and the layer measures.
-/// The layer's own record of what it drew is not told: it only ever compares its next
+/// measured or drawn yet, no line, or the line out of the viewport): then the layer must
+/// measure. The layer's own record of what it drew is not told: it only ever compares its next
 /// measurement with it, and that measurement is of the line placed here.
-function placeBand(view, dom, line) {
+function placeBand(view, line) {
   const geometry = bandGeometry.get(view);
-  const band = dom.firstChild;
+  const band = bandLayers.get(view)?.firstChild;
   if (!geometry || !band || line < 1 || line > view.state.doc.lines) return false;
   const from = view.state.doc.line(line).from;
   if (!view.visibleRanges.some((r) => r.from <= from && from <= r.to)) return false;
@@ -251,12 +263,13 @@ const currentLineGutterBand = ViewPlugin.fromClass(class {
   update(update) {
     if (update.docChanged || update.viewportChanged || update.geometryChanged) {
       update.view.requestMeasure(this.measureRequest);
-    } else if (update.startState.field(currentLineField) !== update.state.field(currentLineField)) {
+    } else if (redraws(update)) {
       this.place(update.view);
     }
   }
+  /// Follows the line (`setMachineState` calls it when the line moves).
   place(view) {
-    const line = view.state.field(currentLineField);
+    const { line } = machineState(view);
     const from = line >= 1 && line <= view.state.doc.lines ? view.state.doc.line(line).from : -1;
     const shown = this.top !== null && from >= 0 && view.visibleRanges.some((r) => r.from <= from && from <= r.to);
     if (this.band.hidden !== !shown) this.band.hidden = !shown;
@@ -358,32 +371,28 @@ function heatGutter(bars) {
     class: "cm-heat-gutter",
     lineMarker(view, block) {
       const line = view.state.doc.lineAt(block.from).number;
-      const heat = view.state.field(heatField).get(line);
+      const heat = machineState(view).heat.get(line);
       return heat ? new HeatMarker(line, heat, bars) : null;
     },
     // Only when lines gain or lose their bar: a bar's colour, length and hover text change in
-    // place (`heatBars`), and asking would have the gutters compare every line's markers anew.
-    lineMarkerChange: (update) => {
-      const before = update.startState.field(heatField);
-      const now = update.state.field(heatField);
-      if (before === now) return false;
-      if (before.size !== now.size) return true;
-      for (const line of now.keys()) if (!before.has(line)) return true;
-      return false;
-    },
+    // place (`showHeats`), and asking would have the gutters compare every line's markers anew.
+    lineMarkerChange: redraws,
   });
 }
 
-/// Rewrites the bars the heat gutter keeps when the heat or the text changes.
+/// Brings every bar the heat gutter shows up to date with `heat`.
+function showHeats(bars, heat) {
+  for (const [line, bar] of bars) {
+    const now = heat.get(line);
+    if (now) showHeat(bar, now);
+  }
+}
+
+/// Rewrites the bars the heat gutter keeps when the text changes (lines move under them).
 function heatBars(bars) {
-  return ViewPlugin.define(() => ({
+  return ViewPlugin.define((view) => ({
     update(update) {
-      if (!update.docChanged && !update.transactions.some((tr) => tr.effects.some((e) => e.is(setHeat)))) return;
-      const heat = update.state.field(heatField);
-      for (const [line, bar] of bars) {
-        const now = heat.get(line);
-        if (now) showHeat(bar, now);
-      }
+      if (update.docChanged) showHeats(bars, machineState(view).heat);
     },
   }));
 }
@@ -580,6 +589,7 @@ export class WaveEditor {
     const hooks = { changed, caret, toggleBreakpoint };
     this.hooks = hooks;
     const bars = new Map();
+    this.bars = bars;
     const table = new MnemonicTable(mnemonics, cacheHints, specials);
     const toggleAtCaret = (view) => {
       hooks.toggleBreakpoint(view.state.doc.lineAt(view.state.selection.main.head).number);
@@ -621,8 +631,6 @@ export class WaveEditor {
           blockMatching,
           autocompletion({ override: [completions(table)], icons: false }),
           breakpointField,
-          currentLineField,
-          heatField,
           breakpointLines,
           currentLineGutterBand,
           caretDiagnostic,
@@ -778,17 +786,26 @@ export class WaveEditor {
   /// to it; the page around the editor stays where it is.
   setMachineState(line, heatLines, efficiency, executions, scale) {
     const view = this.view;
-    const moved = line !== view.state.field(currentLineField);
-    // No line and no heat, as before (a page that has not run yet): no update (see setDiagnostics).
-    if (!moved && heatLines.length === 0 && view.state.field(heatField).size === 0) return;
+    const state = machineState(view);
+    const moved = line !== state.line;
+    // No line and no heat, as before (a page that has not run yet): nothing to do.
+    if (!moved && heatLines.length === 0 && state.heat.size === 0) return;
     const heat = new Map();
-    // In twentieths, so a step that moves the busiest line's count redraws few markers; no
-    // scale (a single run): every bar full.
+    // In twentieths, so a step that moves the busiest line's count rewrites few bars; no scale
+    // (a single run): every bar full.
     const share = (count) => (scale > 0 ? Math.max(1, Math.round((count / scale) * 20)) / 20 : 1);
     heatLines.forEach((n, i) => heat.set(n, [efficiency[i], executions[i], Math.min(share(executions[i]), 1)]));
-    const effects = [setHeat.of(heat)];
-    if (moved) effects.push(setCurrentLine.of(line));
-    view.dispatch({ effects });
+    // A transaction only when the editor must redraw: lines gaining or losing a bar (the gutter
+    // makes or drops it), or a band that cannot be placed without measuring.
+    let redraw = heat.size !== state.heat.size || heatLines.some((n) => !state.heat.has(n));
+    state.heat = heat;
+    state.line = line;
+    showHeats(this.bars, heat);
+    if (moved) {
+      if (!placeBand(view, line)) redraw = true;
+      view.plugin(currentLineGutterBand)?.place(view);
+    }
+    if (redraw) view.dispatch({ effects: redrawMachineState.of(null) });
     if (!moved || line < 1 || line > view.state.doc.lines) return;
     const from = view.state.doc.line(line).from;
     // Known to be in sight: no measure (see `currentLineBand`).
