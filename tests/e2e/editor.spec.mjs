@@ -234,3 +234,69 @@ test('the editor takes the page theme, and a touch tap places the caret', async 
     await context.close();
   }
 });
+
+// Where run `region`'s editor marks the selected wave's line: whether the band behind the text
+// and the band across the gutters both lie on `line`, the line is in sight in the scroller, and
+// the scroller's position.
+const lineMarks = (region, line) => region.locator('.cm-editor').evaluate((editor, line) => {
+  const box = (element) => (element && element.offsetParent !== null ? element.getBoundingClientRect() : null);
+  const shown = box(editor.querySelectorAll('.cm-content .cm-line')[line - 1]);
+  const text = box(editor.querySelector('.cm-exec-line'));
+  const gutter = box(editor.querySelector('.cm-exec-gutter-line'));
+  const gutters = box(editor.querySelector('.cm-gutters'));
+  const content = box(editor.querySelector('.cm-content'));
+  const scroller = editor.querySelector('.cm-scroller');
+  const view = scroller.getBoundingClientRect();
+  const onLine = (band) => band !== null && shown !== null && Math.abs(band.top - shown.top) < 1
+    && Math.abs(band.height - shown.height) < 1;
+  return {
+    text: onLine(text) && Math.abs(text.left - content.left) < 1,
+    // Across the gutters, inside their right border.
+    gutters: onLine(gutter) && Math.abs(gutter.left - gutters.left) < 1 && Math.abs(gutter.right - gutters.right) <= 2,
+    inSight: shown !== null && shown.top >= view.top - 1 && shown.bottom <= view.bottom + 1,
+    scrollTop: Math.round(scroller.scrollTop),
+  };
+}, line);
+
+// The executions each heat bar of run `region`'s editor stands for, from their hover text.
+const heatCounts = (region) => region.locator('.cm-editor .heat.shown').evaluateAll((bars) =>
+  bars.map((bar) => Number(/^(\d+) wave-instructions/.exec(bar.title)?.[1])));
+
+test.describe('the machine in the editor', () => {
+  // Tall enough for each editor of two runs to show a few lines beside the lesson's notes.
+  test.use({ questions: 'off', viewport: { width: 1400, height: 900 } });
+
+  test('the selected wave\'s line is marked across gutters and text, kept in sight step by step, and each run line counts its wave-instructions', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('combobox', { name: 'Examples' }).selectOption('break-in-if');
+    await expect(status(page)).toHaveText('ready');
+    // Two runs side by side: each editor shows a few lines, so following the line scrolls.
+    await page.getByRole('button', { name: 'Compare runs' }).click();
+    const run = page.getByRole('region', { name: 'Run A', exact: true });
+    await expect(run.getByRole('status')).toHaveText('ready');
+    const scrolls = new Set();
+    const stepTo = async (count) => {
+      await run.getByRole('button', { name: 'Step', exact: true }).click();
+      await expect(run.locator('.step-count')).toHaveText(`step ${count}`);
+      const line = Number(/line (\d+)/.exec(await run.getByRole('status').textContent())[1]);
+      await expect.poll(async () => {
+        const { text, gutters, inSight } = await lineMarks(run, line);
+        return { text, gutters, inSight };
+      }, { message: `step ${count}, line ${line}` }).toEqual({ text: true, gutters: true, inSight: true });
+      scrolls.add((await lineMarks(run, line)).scrollTop);
+      // One wave: every step is one wave-instruction of a line run so far.
+      await expect.poll(() => heatCounts(run).then((c) => c.reduce((sum, n) => sum + n, 0))).toBe(count);
+    };
+    // Through the loop's first iteration and back to its top (line 10 again).
+    for (let count = 1; count <= 13; count++) await stepTo(count);
+    expect(scrolls.size, 'the editor scrolled to follow the line').toBeGreaterThan(2);
+    const twice = await heatCounts(run);
+    expect(twice.filter((n) => n === 2)).toHaveLength(1);
+
+    // Scrolled away by hand, the editor brings the line back at the next step.
+    await kernelEditor(run).hover();
+    await page.mouse.wheel(0, -2000);
+    await expect.poll(async () => (await lineMarks(run, 10)).scrollTop).toBe(0);
+    await stepTo(14);
+  });
+});
