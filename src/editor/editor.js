@@ -125,6 +125,8 @@ class Band {
 /// height and scroll position; `scrolled` once the scroller has moved since, other than by
 /// `setMachineState` (`ownScroll` until the scroll it asked for has happened).
 const bandGeometry = new WeakMap();
+/// The layer's element of each view, which holds the band.
+const bandLayers = new WeakMap();
 
 /// The selected wave's line, as a band behind its text (a layer) rather than a class on the
 /// line: a step that moves it moves one element, where a line decoration would have the editor
@@ -137,7 +139,6 @@ const bandGeometry = new WeakMap();
 /// CodeMirror's own line heights (`placeBand`): asking the layer to measure would run the
 /// editor's whole measure cycle, which reads the layout of the page, at every step of both
 /// editors in compare mode. Text, viewport and geometry changes measure as layers do.
-const bandLayers = new WeakMap();
 const currentLineBand = layer({
   above: false,
   class: "cm-exec-layer",
@@ -834,7 +835,6 @@ export class WaveEditor {
       },
     });
   }
-
 
   destroy() {
     this.view.destroy();
