@@ -103,14 +103,13 @@ class Band {
   place(band) {
     band.style.left = `${this.left}px`;
     band.style.width = `${this.width}px`;
-    band.style.height = `${this.height}px`;
-    band.style.transform = `translateY(${this.top}px)`;
+    moveBand(band, this.top, this.height);
   }
   update(band, previous) {
-    if (previous.left !== this.left || previous.width !== this.width || previous.height !== this.height) {
+    if (previous.left !== this.left || previous.width !== this.width) {
       this.place(band);
     } else {
-      band.style.transform = `translateY(${this.top}px)`;
+      moveBand(band, this.top, this.height);
     }
     return true;
   }
@@ -127,6 +126,20 @@ class Band {
 const bandGeometry = new WeakMap();
 /// The layer's element of each view, which holds the band.
 const bandLayers = new WeakMap();
+
+/// The block of `line` when the editor draws it (a line of the text, in the viewport), else null.
+function drawnLineBlock(view, line) {
+  if (line < 1 || line > view.state.doc.lines) return null;
+  const from = view.state.doc.line(line).from;
+  return view.visibleRanges.some((r) => r.from <= from && from <= r.to) ? view.lineBlockAt(from) : null;
+}
+
+/// Moves a band to `top`, as tall as its line, writing the height only when it changed.
+function moveBand(band, top, height) {
+  const px = `${height}px`;
+  if (band.style.height !== px) band.style.height = px;
+  band.style.transform = `translateY(${top}px)`;
+}
 
 /// The selected wave's line, as a band behind its text (a layer) rather than a class on the
 /// line: a step that moves it moves one element, where a line decoration would have the editor
@@ -145,6 +158,14 @@ const currentLineBand = layer({
   update: (update) => update.docChanged || update.viewportChanged || update.geometryChanged || redraws(update),
   mount(dom, view) {
     bandLayers.set(view, dom);
+    // A scroll the editor did not ask for leaves the record of the scroll position stale (see
+    // `lineInSight`); the scroll is not read here, in the middle of a frame.
+    view.scrollDOM.addEventListener("scroll", () => {
+      const geometry = bandGeometry.get(view);
+      if (!geometry) return;
+      if (geometry.ownScroll) geometry.ownScroll = false;
+      else geometry.scrolled = true;
+    }, { passive: true });
   },
   markers(view) {
     const scroller = view.scrollDOM.getBoundingClientRect();
@@ -161,12 +182,8 @@ const currentLineBand = layer({
       ownScroll: false,
     };
     bandGeometry.set(view, geometry);
-    const { line } = machineState(view);
-    if (line < 1 || line > view.state.doc.lines) return [];
-    const from = view.state.doc.line(line).from;
-    if (!view.visibleRanges.some((r) => r.from <= from && from <= r.to)) return [];
-    const block = view.lineBlockAt(from);
-    return [new Band(geometry.left, geometry.top + block.top, geometry.width, block.height)];
+    const block = drawnLineBlock(view, machineState(view).line);
+    return block ? [new Band(geometry.left, geometry.top + block.top, geometry.width, block.height)] : [];
   },
 });
 
@@ -177,13 +194,9 @@ const currentLineBand = layer({
 function placeBand(view, line) {
   const geometry = bandGeometry.get(view);
   const band = bandLayers.get(view)?.firstChild;
-  if (!geometry || !band || line < 1 || line > view.state.doc.lines) return false;
-  const from = view.state.doc.line(line).from;
-  if (!view.visibleRanges.some((r) => r.from <= from && from <= r.to)) return false;
-  const block = view.lineBlockAt(from);
-  const height = `${block.height}px`;
-  if (band.style.height !== height) band.style.height = height;
-  band.style.transform = `translateY(${geometry.top + block.top}px)`;
+  const block = drawnLineBlock(view, line);
+  if (!geometry || !band || !block) return false;
+  moveBand(band, geometry.top + block.top, block.height);
   return true;
 }
 
@@ -270,15 +283,9 @@ const currentLineGutterBand = ViewPlugin.fromClass(class {
   }
   /// Follows the line (`setMachineState` calls it when the line moves).
   place(view) {
-    const { line } = machineState(view);
-    const from = line >= 1 && line <= view.state.doc.lines ? view.state.doc.line(line).from : -1;
-    const shown = this.top !== null && from >= 0 && view.visibleRanges.some((r) => r.from <= from && from <= r.to);
-    if (this.band.hidden !== !shown) this.band.hidden = !shown;
-    if (!shown) return;
-    const block = view.lineBlockAt(from);
-    const height = `${block.height}px`;
-    if (this.band.style.height !== height) this.band.style.height = height;
-    this.band.style.transform = `translateY(${this.top + block.top}px)`;
+    const block = this.top === null ? null : drawnLineBlock(view, machineState(view).line);
+    if (this.band.hidden !== !block) this.band.hidden = !block;
+    if (block) moveBand(this.band, this.top + block.top, block.height);
   }
   destroy() {
     this.band.remove();
@@ -671,15 +678,6 @@ export class WaveEditor {
     // CodeMirror hides its gutters from assistive technology; the line numbers here are the
     // breakpoint buttons, so only the other gutters stay hidden.
     this.view.dom.querySelector(".cm-gutters")?.removeAttribute("aria-hidden");
-    // A scroll the editor did not ask for leaves the band's record of the scroll position
-    // stale (see `lineInSight`); the scroll is not read here, in the middle of a frame.
-    const view = this.view;
-    view.scrollDOM.addEventListener("scroll", () => {
-      const geometry = bandGeometry.get(view);
-      if (!geometry) return;
-      if (geometry.ownScroll) geometry.ownScroll = false;
-      else geometry.scrolled = true;
-    }, { passive: true });
     for (const other of this.view.dom.querySelectorAll(".cm-gutter:not(.cm-bp-gutter)")) {
       other.setAttribute("aria-hidden", "true");
     }

@@ -266,7 +266,7 @@ test.describe('the machine in the editor', () => {
   // Tall enough for each editor of two runs to show a few lines beside the lesson's notes.
   test.use({ questions: 'off', viewport: { width: 1400, height: 900 } });
 
-  test('the selected wave\'s line is marked across gutters and text, kept in sight step by step, and each run line counts its wave-instructions', async ({ page }) => {
+  test('the selected wave\'s line is marked across gutters and text, kept in sight step by step, and each line\'s heat bar counts its wave-instructions', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('combobox', { name: 'Examples' }).selectOption('break-in-if');
     await expect(status(page)).toHaveText('ready');
