@@ -1,17 +1,24 @@
 //! The bindings to the CodeMirror editor (`src/editor/`, bundled by `scripts/build-editor.mjs`
 //! into `target/editor/wave-editor.js`). Everything Rust says to the editor goes through here.
+//!
+//! The editor's module is not imported with the app: `src/editor/load.js` fetches it the first
+//! time an editor is wanted ([`EditorModule::load`]), so that it does not share a first visit's
+//! network with the wasm (see ARCHITECTURE.md's key decisions).
 
 use js_sys::{Array, Float64Array, Function, Uint32Array};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 
-#[wasm_bindgen(module = "/target/editor/wave-editor.js")]
+#[wasm_bindgen(module = "/src/editor/load.js")]
 extern "C" {
-    /// One CodeMirror view holding the kernel source.
-    pub type WaveEditor;
+    /// The editor's module, fetched once (a promise).
+    #[wasm_bindgen(js_name = loadEditorModule)]
+    fn load_editor_module() -> js_sys::Promise;
 
-    #[wasm_bindgen(constructor, catch)]
+    #[wasm_bindgen(js_name = openEditor, catch)]
     #[allow(clippy::too_many_arguments)]
-    fn new(
+    fn open_editor(
+        module: &JsValue,
         parent: &web_sys::HtmlElement,
         text: &str,
         mnemonics: &str,
@@ -21,6 +28,12 @@ extern "C" {
         caret: &Function,
         toggle_breakpoint: &Function,
     ) -> Result<WaveEditor, JsValue>;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// One CodeMirror view holding the kernel source.
+    pub type WaveEditor;
 
     /// The whole text.
     #[wasm_bindgen(method)]
@@ -72,14 +85,36 @@ pub struct EditorHooks {
     pub toggle_breakpoint: Closure<dyn FnMut(u32)>,
 }
 
-impl WaveEditor {
-    /// Creates the editor in `parent` with the engine's tables, or says why it could not.
+/// The editor's module, once it has arrived.
+pub struct EditorModule(JsValue);
+
+/// What a JavaScript error says.
+fn error_text(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .unwrap_or_else(|| format!("{error:?}"))
+}
+
+impl EditorModule {
+    /// Fetches the editor's module (at once when it has been fetched before), or says why it
+    /// could not.
+    pub async fn load() -> Result<EditorModule, String> {
+        JsFuture::from(load_editor_module())
+            .await
+            .map(EditorModule)
+            .map_err(|error| error_text(&error))
+    }
+
+    /// Creates an editor in `parent` with the engine's tables, or says why it could not.
     pub fn create(
+        &self,
         parent: &web_sys::HtmlElement,
         text: &str,
         hooks: &EditorHooks,
     ) -> Result<WaveEditor, String> {
-        WaveEditor::new(
+        open_editor(
+            &self.0,
             parent,
             text,
             &wave_session::mnemonic_table(),
@@ -89,14 +124,11 @@ impl WaveEditor {
             hooks.caret.as_ref().unchecked_ref(),
             hooks.toggle_breakpoint.as_ref().unchecked_ref(),
         )
-        .map_err(|error| {
-            error
-                .dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .unwrap_or_else(|| format!("{error:?}"))
-        })
+        .map_err(|error| error_text(&error))
     }
+}
 
+impl WaveEditor {
     pub fn set_diagnostics(&self, diagnostics: &[EditorDiagnostic]) {
         let flat = Array::new();
         for d in diagnostics {

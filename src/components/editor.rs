@@ -9,8 +9,54 @@ use wasm_bindgen::closure::Closure;
 use super::examples::ExampleNotes;
 use super::lessons::PackNotes;
 use super::use_ctx;
-use crate::codemirror::{EditorDiagnostic, EditorHooks, WaveEditor};
+use crate::codemirror::{EditorDiagnostic, EditorHooks, EditorModule, WaveEditor};
 use wave_session::utf16_offsets;
+
+/// What the editor tells the app: edits, caret moves and breakpoint toggles.
+fn editor_hooks(ctx: super::Ctx) -> EditorHooks {
+    EditorHooks {
+        changed: Closure::new(move |lines: u32| ctx.edit(lines)),
+        caret: Closure::new(move |line: u32| {
+            if ctx.cursor_line.try_get_untracked() != Some(line) {
+                ctx.cursor_line.try_set(line);
+            }
+        }),
+        toggle_breakpoint: Closure::new(move |line: u32| {
+            // While a `?next` question is open, the gutter picks the answer's line.
+            let picking = ctx.peek(|s| {
+                s.open_question().map(|q| q.kind) == Some(wave_session::QuestionKind::Next)
+            });
+            if picking {
+                ctx.picked_line.set(Some(line));
+                return;
+            }
+            ctx.commit_source();
+            ctx.act(|s| s.toggle_breakpoint(line));
+        }),
+    }
+}
+
+/// The kernel as text, one block per line (the stylesheet numbers them), while the editor's
+/// module is on its way. It takes no focus: there is nothing to do in it yet.
+fn kernel_listing(ctx: super::Ctx) -> impl IntoView {
+    // A memo: the listing is drawn again when the source changes, not at every step.
+    let source = Memo::new(move |_| ctx.with(|s| s.source().to_string()));
+    view! {
+        <pre class="kernel-listing" aria-label="Kernel source, shown while the editor loads">
+            {move || {
+                let text = source.get();
+                let count = text.split('\n').count();
+                text.split('\n')
+                    .enumerate()
+                    .map(|(index, line)| {
+                        let line = if index + 1 < count { format!("{line}\n") } else { line.to_string() };
+                        view! { <span class="kernel-listing-line">{line}</span> }
+                    })
+                    .collect_view()
+            }}
+        </pre>
+    }
+}
 
 #[component]
 pub fn Editor() -> impl IntoView {
@@ -20,47 +66,47 @@ pub fn Editor() -> impl IntoView {
     let hooks = StoredValue::new_local(None::<EditorHooks>);
     let ready = RwSignal::new(false);
 
+    // The editor's module arrives after the app has started (`crate::codemirror`): until then
+    // the pane shows the kernel as a listing, and the effects below wait for `ready`.
+    let opening = StoredValue::new(false);
     Effect::new(move |_| {
         let Some(host) = host.get() else {
             return;
         };
-        if ready.get_untracked() {
+        if ready.get_untracked() || opening.get_value() {
             return;
         }
-        let editor_hooks = EditorHooks {
-            changed: Closure::new(move |lines: u32| ctx.edit(lines)),
-            caret: Closure::new(move |line: u32| {
-                if ctx.cursor_line.try_get_untracked() != Some(line) {
-                    ctx.cursor_line.try_set(line);
-                }
-            }),
-            toggle_breakpoint: Closure::new(move |line: u32| {
-                // While a `?next` question is open, the gutter picks the answer's line.
-                let picking = ctx.peek(|s| {
-                    s.open_question().map(|q| q.kind) == Some(wave_session::QuestionKind::Next)
-                });
-                if picking {
-                    ctx.picked_line.set(Some(line));
-                    return;
-                }
-                ctx.commit_source();
-                ctx.act(|s| s.toggle_breakpoint(line));
-            }),
-        };
-        let text = ctx.peek(|s| s.source().to_string());
-        match WaveEditor::create(&host, &text, &editor_hooks) {
-            Ok(editor) => {
-                if ctx.page.read_only {
-                    editor.set_read_only(true);
-                }
-                ctx.attach_editor(Some(editor));
-                hooks.set_value(Some(editor_hooks));
-                ready.set(true);
+        opening.set_value(true);
+        leptos::task::spawn_local(async move {
+            let module = EditorModule::load().await;
+            // The pane may have gone meanwhile (compare mode left, say).
+            if ready.try_get_untracked() != Some(false) {
+                return;
             }
-            Err(error) => ctx.alert.set(Some(format!(
-                "The editor could not start ({error}). Reload the page; your work is autosaved."
-            ))),
-        }
+            opening.set_value(false);
+            let opened = module.and_then(|module| {
+                let editor_hooks = editor_hooks(ctx);
+                // The text now, not when the module was asked for: an example may have been
+                // opened meanwhile.
+                let text = ctx.peek(|s| s.source().to_string());
+                let editor = module.create(&host, &text, &editor_hooks)?;
+                Ok((editor, editor_hooks))
+            });
+            match opened {
+                Ok((editor, editor_hooks)) => {
+                    if ctx.page.read_only {
+                        editor.set_read_only(true);
+                    }
+                    ctx.attach_editor(Some(editor));
+                    hooks.set_value(Some(editor_hooks));
+                    ready.set(true);
+                }
+                Err(error) => ctx.alert.set(Some(format!(
+                    "The editor could not start ({error}): the kernel is shown as text. \
+                     Reload the page to edit it; your work is autosaved."
+                ))),
+            }
+        });
     });
     on_cleanup(move || {
         ctx.with_editor(WaveEditor::destroy);
@@ -174,7 +220,9 @@ pub fn Editor() -> impl IntoView {
             </h2>
             <ExampleNotes />
             <PackNotes />
-            <div class="editor" node_ref=host></div>
+            <div class="editor" node_ref=host>
+                <Show when=move || !ready.get()>{kernel_listing(ctx)}</Show>
+            </div>
             <p class="pane-footer">
                 <span class:footer-problems=true>{problems}</span>
                 <span>

@@ -3,7 +3,7 @@
 // Driven from Rust through `src/codemirror.rs`; this module holds no state of the playground.
 
 import {
-  EditorState, StateEffect, StateField, Annotation, RangeSetBuilder, Prec, Compartment, Transaction,
+  EditorState, StateEffect, StateField, Annotation, RangeSetBuilder, Prec, Compartment,
 } from "@codemirror/state";
 import {
   EditorView, Decoration, GutterMarker, ViewPlugin, keymap, gutter, layer, drawSelection, dropCursor,
@@ -543,57 +543,10 @@ const theme = EditorView.theme({
   ".cm-button": { backgroundImage: "none", backgroundColor: "var(--panel-2)", color: "var(--text)", border: "1px solid var(--panel-edge)" },
 });
 
-/// The editor the page opened before the app started (`openEarly`), until the app's first
-/// editor takes it over; `started` once the app has made an editor, after which none opens early.
-const early = { editor: null, started: false };
-
-/// Opens the editor in `parent` before the app has started: index.html's preview does, with the
-/// text the app is about to open and its breakpoints (src/preview/), as soon as this module has
-/// arrived, so that the kernel can be read, scrolled and edited while the wasm is still on its
-/// way. What is done in it until the app starts (edits, the caret, breakpoints toggled: shown at
-/// once) is handed to the app with the editor (see `takeOver`); `edited(lineCount)` hears of each
-/// edit until then. False when the app has started already (it makes its own editor) or one is
-/// open; throws as the constructor does.
-export function openEarly(parent, text, mnemonics, cacheHints, specials, breakpoints = [], edited = () => {}) {
-  if (early.started || early.editor) return false;
-  const editor = new WaveEditor(parent, text, mnemonics, cacheHints, specials,
-    (lines) => {
-      editor.editedEarly = true;
-      edited(lines);
-    },
-    () => {},
-    (line) => {
-      const lines = new Set(editor.view.state.field(breakpointField));
-      if (!lines.delete(line)) lines.add(line);
-      editor.setBreakpoints([...lines]);
-    },
-    true);
-  editor.editedEarly = false;
-  // Whether its text was scrolled: only then does the app's takeover read the scroll position
-  // back, a read that lays out the whole page while the app is starting.
-  editor.scrolledEarly = false;
-  editor.view.scrollDOM.addEventListener("scroll", () => { editor.scrolledEarly = true; }, { passive: true, once: true });
-  editor.openedText = text;
-  editor.openedBreakpoints = new Set(breakpoints);
-  editor.setBreakpoints(breakpoints);
-  early.editor = editor;
-  return true;
-}
-
 /// What the playground gives the editor: the engine's tables, and callbacks for edits
 /// (`changed(lineCount)`), caret moves (`caret(line)`) and breakpoint toggles (`toggleBreakpoint(line)`).
-/// The app's first editor is the one opened early, when there is one (see `takeOver`).
 export class WaveEditor {
-  /// `openingEarly`: made by `openEarly`, not by the app.
-  constructor(parent, text, mnemonics, cacheHints, specials, changed, caret, toggleBreakpoint, openingEarly = false) {
-    if (early.editor && !early.started) {
-      early.started = true;
-      const opened = early.editor;
-      early.editor = null;
-      // A constructor may give another object than `this`: the editor opened early.
-      return opened.takeOver(parent, text, { changed, caret, toggleBreakpoint });
-    }
-    if (!openingEarly) early.started = true;
+  constructor(parent, text, mnemonics, cacheHints, specials, changed, caret, toggleBreakpoint) {
     const hooks = { changed, caret, toggleBreakpoint };
     this.hooks = hooks;
     const bars = new Map();
@@ -681,52 +634,6 @@ export class WaveEditor {
     for (const other of this.view.dom.querySelectorAll(".cm-gutter:not(.cm-bp-gutter)")) {
       other.setAttribute("aria-hidden", "true");
     }
-  }
-
-  /// The app takes over the editor opened early: moved into `parent` (keeping its focus, scroll
-  /// position, caret and history), its callbacks now the app's. When the app opened the work
-  /// the preview showed, an edit made before keeps its text, which the app is told of as an
-  /// edit, and the breakpoint toggles are passed on. When it opened other work (a link the app
-  /// refused, say), the app's text replaces the editor's: as an undoable change if it had been
-  /// edited (undo brings the edits back), and nothing done before is passed on.
-  takeOver(parent, text, hooks) {
-    const view = this.view;
-    // Not `view.hasFocus`: that is false in a window in the background, where the focus stays.
-    const focused = view.root.activeElement === view.contentDOM;
-    // Reading the scroll position (and any update) lays out the page, which the app is in the
-    // middle of building: a whole layout more in its start. An editor never scrolled is at the
-    // top wherever it goes, so there is nothing to read back.
-    const scroll = this.scrolledEarly ? view.scrollSnapshot() : null;
-    parent.appendChild(view.dom);
-    Object.assign(this.hooks, hooks);
-    if (scroll) view.dispatch({ effects: scroll });
-    if (focused) view.focus();
-    const sameWork = text === this.openedText;
-    if (!sameWork && view.state.doc.toString() !== text) {
-      view.dispatch({
-        changes: { from: 0, to: view.state.doc.length, insert: text },
-        selection: { anchor: 0 },
-        annotations: [fromPlayground.of(true),
-          this.editedEarly ? isolateHistory.of("full") : Transaction.addToHistory.of(false)],
-        scrollIntoView: true,
-      });
-    }
-    view.requestMeasure();
-    const edited = sameWork && this.editedEarly;
-    // The lines whose breakpoint was toggled: those the editor shows and the link did not have,
-    // and the other way round.
-    const shown = view.state.field(breakpointField);
-    const opened = this.openedBreakpoints;
-    const toggles = sameWork
-      ? [...shown].filter((line) => !opened.has(line)).concat([...opened].filter((line) => !shown.has(line)))
-      : [];
-    // The app attaches the editor once this returns: it hears of what was done before then.
-    queueMicrotask(() => {
-      if (edited) hooks.changed(view.state.doc.lines);
-      hooks.caret(view.state.doc.lineAt(view.state.selection.main.head).number);
-      for (const line of toggles) hooks.toggleBreakpoint(line);
-    });
-    return this;
   }
 
   text() {

@@ -9,11 +9,9 @@
 // autosave, else the default kernel. Anything the preview cannot show as the app will (a link it
 // cannot read, two compared runs, an embedded page, a lesson pack named by address, a link or
 // autosave in a browser without DecompressionStream('deflate-raw')) leaves the page as it was:
-// the loading note, and whatever the app then says. The kernel shows as a listing, then in the
-// editor once the editor's module has arrived; the editor is the one live part, and the app takes
-// it over with what was done in it. Nothing else is clickable or focusable, so nothing else done
-// before the app starts can be lost or harmful; the app reads the address and storage itself,
-// as before. When the app starts (or fails to), index.html removes the preview with the loading
+// the loading note, and whatever the app then says. The kernel shows as a listing. Nothing in
+// the preview is clickable or focusable, so nothing done before the app starts can be lost or
+// harmful; the app reads the address and storage itself, as before. When the app starts (or fails to), index.html removes the preview with the loading
 // note.
 (function () {
   'use strict';
@@ -210,12 +208,12 @@
     var editor = element('div', 'editor');
     // One block per line, the line break kept in its text (the listing reads as the source);
     // the stylesheet numbers them.
-    var listing = element('pre', 'preview-kernel');
+    var listing = element('pre', 'kernel-listing');
     listing.setAttribute('data-preview', 'kernel');
     listing.setAttribute('aria-label', 'Kernel source, shown while the playground loads');
     var lines = source.split('\n');
     lines.forEach(function (line, index) {
-      listing.appendChild(element('span', 'preview-line', index + 1 < lines.length ? line + '\n' : line));
+      listing.appendChild(element('span', 'kernel-listing-line', index + 1 < lines.length ? line + '\n' : line));
     });
     editor.appendChild(listing);
     editorPane.appendChild(editor);
@@ -244,47 +242,8 @@
     return true;
   }
 
-  // The editor itself, once its module has arrived (it usually comes well before the wasm):
-  // opened over the listing, editable, and taken over by the app when it starts, with whatever
-  // was done in it (src/editor/editor.js, `openEarly`). The module is the one the app imports,
-  // found by the preload link Trunk writes for it, so it is fetched once and is one module. If
-  // it cannot be found or fails, the listing stays until the app shows its own editor.
-  //
-  // Not on a visit the service worker answers: the wasm is then already here and compiled from
-  // the browser's cache, so the app starts within moments, and an early editor would only run
-  // first and hold it up (opening one and handing it over costs more than the app opening its
-  // own: a frame drawn twice and the hand-over's reads). `data-preview-editor` says which.
-  function openEditor(source, breakpoints) {
-    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-      root.setAttribute('data-preview-editor', 'left-to-app');
-      return;
-    }
-    var link = document.querySelector('link[rel="modulepreload"][href$="/target/editor/wave-editor.js"]');
-    if (!link || !DATA.editor) return;
-    import(link.href).then(function (module) {
-      var listing = document.querySelector('#preview [data-preview="kernel"]');
-      if (!listing || !document.getElementById('loading')) return;
-      var box = listing.parentNode;
-      // The footer counts the lines as they are edited, as the app's does.
-      var count = document.querySelector('#preview [data-preview="lines"]');
-      var edited = function (lines) { if (count) count.textContent = linesText(lines); };
-      if (module.openEarly(box, source, DATA.editor.mnemonics, DATA.editor.cacheHints, DATA.editor.specials,
-        breakpoints, edited)) {
-        listing.remove();
-        root.setAttribute('data-preview-editor', 'open');
-      }
-    }).catch(function () {});
-  }
-
-  // A link's or autosave's breakpoints: the lines the app will mark, shown in the editor too.
-  function breakpointsOf(payload) {
-    var lines = Array.isArray(payload.breakpoints) ? payload.breakpoints : [];
-    return lines.filter(function (line) { return typeof line === 'number' && line >= 1 && line % 1 === 0; });
-  }
-
   work().then(function (payload) {
     var shown = show(payload);
     decided(shown);
-    if (shown) openEditor(payload.source, breakpointsOf(payload));
   }).catch(function () { decided(false); });
 })();

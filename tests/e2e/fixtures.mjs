@@ -61,8 +61,8 @@ export const autosaved = (page) => page.evaluate(async () => {
 // while the module is still on its way.
 export const holdWasm = (page) => hold(page, '**/*_bg.wasm');
 
-// Holds the editor's JavaScript module back the same way: until it comes, the page's preview shows
-// the kernel as a listing (the app, which imports the module too, waits for it as well).
+// Holds the editor's JavaScript module back the same way: the app, which fetches it as it starts,
+// shows the kernel as a listing until it comes.
 export const holdEditor = (page) => hold(page, '**/target/editor/wave-editor.js');
 
 async function hold(page, files) {

@@ -87,11 +87,16 @@ test('compare two runs: Step both, the table and the results', async () => {
   const regionA = await named('section', 'Run A');
   const regionB = await named('section', 'Run B');
   await waitForText('.run-b p.status', 'ready');
-  // Each run has its own editor, named as the single run's is.
+  // Each run has its own editor, named as the single run's is (run B's opens as its region does,
+  // once the editor's module has given it one).
   for (const region of [regionA, regionB]) {
-    const editors = await region.findElements(By.css('[role="textbox"]'));
-    const names = await Promise.all(editors.map((e) => e.getAccessibleName()));
-    assert.deepEqual(names.filter((n) => n === 'Kernel source'), ['Kernel source']);
+    const editorNames = async () => {
+      const editors = await region.findElements(By.css('[role="textbox"]'));
+      const names = await Promise.all(editors.map((e) => e.getAccessibleName()));
+      return names.filter((n) => n === 'Kernel source');
+    };
+    await driver.wait(async () => (await editorNames()).length > 0, WAIT_MS, 'no editor in the run');
+    assert.deepEqual(await editorNames(), ['Kernel source']);
   }
 
   await press(await named('button', 'Step both'));

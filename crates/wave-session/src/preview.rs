@@ -8,14 +8,13 @@
 use serde_json::{json, Map, Value};
 
 use crate::examples::{examples, lesson_prose_html};
-use crate::{cache_hint_names, mnemonic_table, special_register_names, DEFAULT_KERNEL};
+use crate::DEFAULT_KERNEL;
 
 /// The preview's data: `{"default": <kernel text>, "examples": {<id>: <notes>}, "lessons":
 /// [<id>, …]}`, where a lesson's notes are `{"title", "html"}` (its prose, inert HTML as the app
 /// shows it), another example's are `{"title", "text"}` (plain sentences, shown as text),
-/// `lessons` lists the built-in lessons in the order of the lesson path (the app's list of them),
-/// and `editor` holds the engine's tables the editor opened before the app needs
-/// (`{"mnemonics", "cacheHints", "specials"}`, as the app gives them).
+/// and `lessons` lists the built-in lessons in the order of the lesson path (the app's list of
+/// them).
 pub fn preview_json() -> String {
     let mut notes = Map::new();
     let mut lessons = Vec::new();
@@ -33,11 +32,6 @@ pub fn preview_json() -> String {
         "default": DEFAULT_KERNEL,
         "examples": Value::Object(notes),
         "lessons": lessons,
-        "editor": {
-            "mnemonics": mnemonic_table(),
-            "cacheHints": cache_hint_names(),
-            "specials": special_register_names(),
-        },
     });
     // A tree of strings always serialises.
     serde_json::to_string(&data).unwrap_or_default()
@@ -115,21 +109,6 @@ mod tests {
              and the stack.</p>\n"
         );
         assert_eq!(data["examples"]["if-else"]["title"], "If / else divergence");
-    }
-
-    #[test]
-    fn the_editor_opened_early_gets_the_tables_the_app_gives_it() {
-        // The editor the preview opens is the one the app takes over: it must read kernels as
-        // the app's editor would, mnemonics, cache hints and special registers alike.
-        let data = data();
-        assert_eq!(data["editor"]["mnemonics"], crate::mnemonic_table());
-        assert_eq!(data["editor"]["cacheHints"], crate::cache_hint_names());
-        assert_eq!(data["editor"]["specials"], crate::special_register_names());
-        let mnemonics = data["editor"]["mnemonics"].as_str().unwrap_or("");
-        assert!(
-            mnemonics.lines().any(|line| line.starts_with("iadd\t")),
-            "{mnemonics}"
-        );
     }
 
     #[test]
