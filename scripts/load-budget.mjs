@@ -23,9 +23,12 @@
 // frame has been drawn (the compositor shows that frame a little later, and FCP, a presentation
 // time, includes that wait). Nothing outside the page polls it. Measured:
 //   readable     the kernel's first line and the lesson's explanation (with text) are shown, by
-//                the editor or by index.html's preview before the app has started
+//                the editor or as a listing until its module has arrived (index.html's preview
+//                before the app has started, then the app's)
 //   interactive  the Run button is enabled and the lanes are drawn (the Lanes group has a button)
 //   FCP          First Contentful Paint (the `paint` performance entry)
+//   editor open  the editor (its textbox) is in the page, after its module arrived: reported with
+//                the stages, as it comes after the app has started
 // and, for the report of where the time goes, when the page's files arrived (Resource Timing), when
 // Trunk's loader had the wasm instantiated and the app mounted (`TrunkApplicationStarted`), and
 // the page's long tasks. The bytes of a first visit are counted from the DevTools protocol's
@@ -125,7 +128,7 @@ function instrument(firstLine) {
   if (window !== window.top) return;
   const load = {
     readableDom: null, readable: null, interactiveDom: null, interactive: null,
-    started: null, longtasks: [], onScreen: null,
+    editorDom: null, editor: null, started: null, longtasks: [], onScreen: null,
   };
   window.__load = load;
   let finish;
@@ -136,7 +139,7 @@ function instrument(firstLine) {
     channel.port2.postMessage(null);
   });
   const settle = () => {
-    if (load.readable === null || load.interactive === null) return;
+    if (load.readable === null || load.interactive === null || load.editor === null) return;
     // Checked once, at the end, because it needs layout: are the measured parts in the window?
     const inView = (selector) => {
       const box = document.querySelector(selector)?.getBoundingClientRect();
@@ -144,15 +147,17 @@ function instrument(firstLine) {
     };
     load.onScreen = {
       editor: inView('[role="textbox"][aria-label="Kernel source"]'),
+      listing: !document.querySelector('.kernel-listing') || inView('.kernel-listing'),
       notes: inView('details.example-notes p'),
       run: inView('button.run'),
       lanes: inView('[role="group"][aria-label="Lanes"]'),
     };
     finish();
   };
-  // The app's editor and notes, or index.html's preview of them before the app has started.
+  // The editor and the notes, or the kernel as a listing until the editor's module has arrived
+  // (index.html's preview before the app has started, then the app's).
   const readable = () => {
-    const editor = document.querySelector('[role="textbox"][aria-label="Kernel source"], [data-preview="kernel"]');
+    const editor = document.querySelector('[role="textbox"][aria-label="Kernel source"], .kernel-listing, [data-preview="kernel"]');
     if (!editor || !editor.textContent.includes(firstLine)) return false;
     const notes = document.querySelector('details.example-notes p, [data-preview="notes"] p');
     return !!notes && notes.textContent.trim() !== '';
@@ -172,7 +177,11 @@ function instrument(firstLine) {
       load.interactiveDom = now;
       afterFrame((t) => { load.interactive = t; settle(); });
     }
-    if (load.readableDom !== null && load.interactiveDom !== null) observer.disconnect();
+    if (load.editorDom === null && document.querySelector('[role="textbox"][aria-label="Kernel source"]')) {
+      load.editorDom = now;
+      afterFrame((t) => { load.editor = t; settle(); });
+    }
+    if (load.readableDom !== null && load.interactiveDom !== null && load.editorDom !== null) observer.disconnect();
   });
   observer.observe(document, {
     childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['disabled'],
@@ -307,6 +316,7 @@ async function readVisit(page) {
     return {
       readable: load.readable,
       interactive: load.interactive,
+      editor: load.editor,
       readableDom: load.readableDom,
       interactiveDom: load.interactiveDom,
       fcp: fcp ? fcp.startTime : null,
@@ -501,6 +511,7 @@ function milestones(v) {
     'First Contentful Paint': v.fcp,
     readable: v.readable,
     interactive: v.interactive,
+    'editor open (typing possible)': v.editor,
     'long tasks before interactive (sum)': beforeInteractive.reduce((a, t) => a + t.duration, 0),
     'long tasks after the wasm arrived, before interactive (sum)': afterWasm.reduce((a, t) => a + t.duration, 0),
     'longest task before interactive': beforeInteractive.length ? Math.max(...beforeInteractive.map((t) => t.duration)) : 0,
