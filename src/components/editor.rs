@@ -42,7 +42,7 @@ fn kernel_listing(ctx: super::Ctx) -> impl IntoView {
     // A memo: the listing is drawn again when the source changes, not at every step.
     let source = Memo::new(move |_| ctx.with(|s| s.source().to_string()));
     view! {
-        <pre class="kernel-listing" aria-label="Kernel source, shown while the editor loads">
+        <pre class="kernel-listing" role="group" aria-label="Kernel source, shown while the editor loads">
             {move || {
                 let text = source.get();
                 let count = text.split('\n').count();

@@ -210,6 +210,7 @@
     // the stylesheet numbers them.
     var listing = element('pre', 'kernel-listing');
     listing.setAttribute('data-preview', 'kernel');
+    listing.setAttribute('role', 'group');
     listing.setAttribute('aria-label', 'Kernel source, shown while the playground loads');
     var lines = source.split('\n');
     lines.forEach(function (line, index) {

@@ -3,7 +3,7 @@
 // impact fails it unless docs/accessibility.md lists its rule, with the reason it stays.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { test, expect } from './fixtures.mjs';
+import { test, expect, holdEditor, kernelEditor } from './fixtures.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -25,10 +25,12 @@ async function seriousFindings(page) {
     .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')}: ${n.failureSummary}`));
 }
 
-// The page drawn: Run enabled and the lanes on show.
+// The page drawn: Run enabled, the lanes on show and the editor open (its module comes after the
+// app has started; the listing before it is audited on its own).
 async function ready(page) {
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
   await expect(page.getByRole('group', { name: 'Lanes' }).getByRole('button').first()).toBeVisible();
+  await expect(kernelEditor(page).first()).toBeAttached();
 }
 
 for (const colorScheme of ['light', 'dark']) {
@@ -38,6 +40,14 @@ for (const colorScheme of ['light', 'dark']) {
     test('the start page has no serious or critical accessibility finding', async ({ page }) => {
       await page.goto('/');
       await ready(page);
+      expect(await seriousFindings(page)).toEqual([]);
+    });
+
+    test('the kernel listed while the editor loads has no serious or critical accessibility finding', async ({ page }) => {
+      await holdEditor(page);
+      await page.goto('/');
+      await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+      await expect(page.getByRole('group', { name: 'Kernel source, shown while the editor loads' })).toBeVisible();
       expect(await seriousFindings(page)).toEqual([]);
     });
 
