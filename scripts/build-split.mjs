@@ -168,18 +168,14 @@ writeFileSync(join(staging, `${stem}.js`), mainJs);
 optimise(join(bound, `${stem}_bg.wasm`), join(staging, `${stem}_bg.wasm`));
 // wasm-bindgen's snippets (the editor's loader, inline JavaScript) are the ones Trunk copied.
 if (existsSync(join(bound, 'snippets'))) cpSync(join(bound, 'snippets'), join(staging, 'snippets'), { recursive: true });
-// The editor's bundle, which its loader (src/editor/load.js) imports when the first editor is
-// wanted, at the path the loader names relative to itself: nothing imports it statically, so
-// neither wasm-bindgen nor Trunk puts it in the page, and the page does not preload it.
+// The editor's bundle sits beside its loader (src/editor/load.js), which imports it when the first
+// editor is wanted (src/codemirror.rs declares it so that wasm-bindgen copies it there).
 const snippets = existsSync(join(staging, 'snippets')) ? readdirSync(join(staging, 'snippets')) : [];
-const editorLoader = snippets.find((dir) => existsSync(join(staging, 'snippets', dir, 'src', 'editor', 'load.js')));
-if (!editorLoader) {
-  console.error('build-split: no snippets/*/src/editor/load.js (the editor\'s loader) in the build');
+if (!snippets.some((dir) => existsSync(join(staging, 'snippets', dir, 'src', 'editor', 'load.js'))
+    && existsSync(join(staging, 'snippets', dir, 'target', 'editor', 'wave-editor.js')))) {
+  console.error('build-split: the editor\'s loader and bundle are not both in snippets/*/ (src/editor/load.js, target/editor/wave-editor.js)');
   process.exit(1);
 }
-const editorBundle = join(root, 'target', 'editor', 'wave-editor.js');
-mkdirSync(join(staging, 'snippets', editorLoader, 'target', 'editor'), { recursive: true });
-copyFileSync(editorBundle, join(staging, 'snippets', editorLoader, 'target', 'editor', 'wave-editor.js'));
 
 // The page's integrity attributes for the two files that changed under their names.
 const indexPath = join(staging, 'index.html');
@@ -192,9 +188,8 @@ for (const file of [`${stem}.js`, `${stem}_bg.wasm`]) {
   }
   index = index.replace(pattern, `$1${sri(readFileSync(join(staging, file)))}$2`);
 }
-// No preload link for the editor's bundle: it is fetched after the app has started, so as not to
-// share the network with the wasm. (Trunk writes one for every file in its wasm-bindgen output's
-// snippets, where a build from before the bundle was loaded on demand leaves a copy.)
+// No preload link for the editor's bundle, which Trunk writes for every snippet: it is fetched
+// once the app has started (by src/editor/load.js), so as not to share the network with the wasm.
 index = index.replace(/<link rel="modulepreload" href="[^"]*\/target\/editor\/wave-editor\.js"[^>]*>/g, '');
 // The loader is imported by the main module's JavaScript, so without a preload link of its own
 // it is asked for only once that file has arrived and been parsed: one more round trip before

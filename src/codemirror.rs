@@ -30,6 +30,16 @@ extern "C" {
     ) -> Result<WaveEditor, JsValue>;
 }
 
+// The editor's bundle, declared as a module of this crate so that wasm-bindgen puts it among its
+// snippets, where the loader's relative path points, for Trunk's build and the test runner alike.
+// Nothing is imported from it: an import would make the app's JavaScript import it statically.
+#[wasm_bindgen(module = "/target/editor/wave-editor.js")]
+extern "C" {
+    /// The editor's class, as the bundle exports it; never read from here (see above).
+    #[wasm_bindgen(js_name = WaveEditor)]
+    pub type EditorBundle;
+}
+
 #[wasm_bindgen]
 extern "C" {
     /// One CodeMirror view holding the kernel source.

@@ -37,10 +37,31 @@ async fn mount() -> Mounted {
     document().body().unwrap().append_child(&root).unwrap();
     let handle = leptos::mount::mount_to(root.clone(), wave_playground::App);
     leptos::task::tick().await;
-    Mounted {
+    let mounted = Mounted {
         root,
         _handle: Box::new(handle),
-    }
+    };
+    // The editor's module is fetched once the app has started (src/editor/load.js): the page is
+    // whole when the editor has taken the kernel listing's place.
+    wait_until(
+        || {
+            mounted
+                .root
+                .query_selector(".cm-editor")
+                .ok()
+                .flatten()
+                .is_some()
+                && mounted
+                    .root
+                    .query_selector(".kernel-listing")
+                    .ok()
+                    .flatten()
+                    .is_none()
+        },
+        "the editor",
+    )
+    .await;
+    mounted
 }
 
 fn one(root: &web_sys::HtmlElement, selector: &str) -> web_sys::Element {
