@@ -147,7 +147,6 @@ function instrument(firstLine) {
     };
     load.onScreen = {
       editor: inView('[role="textbox"][aria-label="Kernel source"]'),
-      listing: !document.querySelector('.kernel-listing') || inView('.kernel-listing'),
       notes: inView('details.example-notes p'),
       run: inView('button.run'),
       lanes: inView('[role="group"][aria-label="Lanes"]'),
@@ -288,7 +287,7 @@ async function readVisit(page) {
   const done = page.evaluate(() => window.__load.done);
   let timer;
   const timedOut = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the page was not readable and interactive within ${VISIT_TIMEOUT_MS / 1000} s`)), VISIT_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`the page was not readable, interactive and with its editor open within ${VISIT_TIMEOUT_MS / 1000} s`)), VISIT_TIMEOUT_MS);
   });
   try {
     await Promise.race([done, timedOut]);

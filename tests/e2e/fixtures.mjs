@@ -32,6 +32,8 @@ export const kernelEditor = (page) => page.getByRole('textbox', { name: 'Kernel 
 // The editor's text as shown on screen, line by line. Every line must be on screen (the editor
 // draws only what is visible): the footer's line count says how many there are.
 export async function editorText(page) {
+  // The editor's module comes after the app has started: wait for the editor, not the listing.
+  await kernelEditor(page).first().waitFor();
   const lines = await kernelEditor(page).locator('.cm-line').allTextContents();
   const footer = await page.getByText(/^\d+ lines?$/).textContent();
   expect(lines.length, 'every line of the kernel is drawn').toBe(parseInt(footer, 10));
