@@ -99,6 +99,7 @@ pub fn App() -> impl IntoView {
     crate::components::offline::register_service_worker(ctx);
     ctx.alert.set(alert);
     provide_context(ctx);
+    crate::components::first_frame::watch();
     crate::components::lessons::provide_packs(ctx, &link_state());
     // A link or autosave heading for a step gets there in slices, like Run (the page answers
     // meanwhile, and Pause stops it where it is).

@@ -41,24 +41,20 @@ async fn mount() -> Mounted {
         root,
         _handle: Box::new(handle),
     };
-    // The editor's module is fetched once the app has started (src/editor/load.js): the page is
-    // whole when the editor has taken the kernel listing's place.
+    // The editor's module is fetched once the app has started (src/editor/load.js), and the
+    // register table is built after the first frame (src/components/first_frame.rs): the page
+    // is whole when the editor has taken the kernel listing's place and the table is there.
+    let has = |selector: &str| {
+        mounted
+            .root
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .is_some()
+    };
     wait_until(
-        || {
-            mounted
-                .root
-                .query_selector(".cm-editor")
-                .ok()
-                .flatten()
-                .is_some()
-                && mounted
-                    .root
-                    .query_selector(".kernel-listing")
-                    .ok()
-                    .flatten()
-                    .is_none()
-        },
-        "the editor",
+        || has(".cm-editor") && has(".registers-view") && !has(".kernel-listing"),
+        "the editor and the register table",
     )
     .await;
     mounted

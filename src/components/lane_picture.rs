@@ -63,7 +63,7 @@ impl Rect {
 
 /// The theme's colours for lanes, from the page's CSS variables (the ones the stylesheet gave
 /// the lane elements before they were drawn here).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Palette {
     pub active: String,
     pub active_soft: String,
@@ -240,7 +240,9 @@ impl LanePicture {
             sheet,
             canvas,
             context,
-            palette: Palette::read(),
+            // Read by `measure`, before anything is drawn: reading it here, while the page is
+            // being built, would make the browser compute the style of the whole page twice.
+            palette: Palette::default(),
             boxes: Vec::new(),
             shape: Shape::default(),
             scale: 1.0,

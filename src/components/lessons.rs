@@ -299,8 +299,12 @@ pub fn LessonList(
         <nav class="lesson-list" aria-label=ctx.landmark("Lessons")>
             <h3 id=heading.clone() class="lesson-list-title">{move || title.get()}</h3>
             <ol aria-labelledby=heading>
+                // The entries follow the page's first frame (see `first_frame`).
                 {move || {
-                    entries
+                    if !super::first_frame::drawn() {
+                        return None;
+                    }
+                    let entries = entries
                         .get()
                         .into_iter()
                         .enumerate()
@@ -329,7 +333,8 @@ pub fn LessonList(
                                 </li>
                             }
                         })
-                        .collect_view()
+                        .collect_view();
+                    Some(entries)
                 }}
             </ol>
         </nav>

@@ -13,6 +13,7 @@ pub mod embed;
 pub mod examples;
 pub mod export;
 pub mod export_menu;
+pub mod first_frame;
 pub mod header;
 pub mod held_height;
 pub mod help;

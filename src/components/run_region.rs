@@ -9,6 +9,7 @@ use super::config::ConfigView;
 use super::controls::Controls;
 use super::data_movement::DataMovementView;
 use super::editor::{DiagnosticsList, Editor};
+use super::first_frame;
 use super::lanes::Lanes;
 use super::memory::MemoryView;
 use super::registers::Registers;
@@ -138,8 +139,12 @@ pub fn RunRegion() -> impl IntoView {
                     <DataMovementView />
                     <Stack />
                     // Registers are a single run's detail: the comparison is about masks and
-                    // numbers, and two tables of 70 rows would push the table far down.
-                    {move || (!embed && !comparing()).then(|| view! { <Registers /> })}
+                    // numbers, and two tables of 70 rows would push the table far down. The
+                    // table follows the page's first frame (see `first_frame`).
+                    {move || {
+                        (!embed && !comparing() && first_frame::drawn())
+                            .then(|| view! { <Registers /> })
+                    }}
                 </div>
             </section>
             {(!embed).then(|| view! { <DetailsTabs /> })}

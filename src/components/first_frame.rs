@@ -1,0 +1,67 @@
+//! Parts of the page that are built after its first frame.
+//!
+//! On a slow device most of the app's start is building the page and then styling, laying out
+//! and painting it, and on a first visit compiling every function that does so. The parts that
+//! no one needs to read the kernel or to run it (the list of lessons, the register table) wait
+//! until the frame that first shows the machine has been drawn and the browser is idle: the
+//! machine is drawn sooner, and input that comes meanwhile is answered first.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+use super::timing::post_task;
+
+/// Whether the page's first frame has been drawn, as a context of the app.
+#[derive(Clone, Copy)]
+struct FirstFrame(RwSignal<bool>);
+
+/// The longest wait for the browser to be idle after the first frame (a run opened by a link
+/// keeps it busy).
+const IDLE_AT_MOST_MS: u32 = 300;
+
+/// How long after the app's start the parts are built when no frame has come (a window that
+/// draws none, such as a tab opened in the background).
+const NO_FRAME_AFTER: Duration = Duration::from_millis(500);
+
+/// Provides the flag to the app's views and sets it once the first frame has been drawn and the
+/// browser is idle.
+pub fn watch() {
+    let drawn = RwSignal::new(false);
+    provide_context(FirstFrame(drawn));
+    let mark = move || {
+        if drawn.try_get_untracked() == Some(false) {
+            drawn.set(true);
+        }
+    };
+    // A task queued by the frame's callback runs once that frame has been drawn.
+    request_animation_frame(move || post_task(move || when_idle(mark)));
+    post_task(move || {
+        set_timeout(mark, NO_FRAME_AFTER);
+    });
+}
+
+/// Runs `task` when the browser is idle, or after [`IDLE_AT_MOST_MS`]; at once in a browser
+/// without idle callbacks (WebKit).
+fn when_idle(task: impl Fn() + Copy + 'static) {
+    let Some(window) = web_sys::window() else {
+        return task();
+    };
+    let callback = Closure::once_into_js(task);
+    let options = web_sys::IdleRequestOptions::new();
+    options.set_timeout(IDLE_AT_MOST_MS);
+    if window
+        .request_idle_callback_with_options(callback.unchecked_ref(), &options)
+        .is_err()
+    {
+        task();
+    }
+}
+
+/// Whether the page's first frame has been drawn (tracked). True where the app did not start
+/// the watch (a view built on its own).
+pub fn drawn() -> bool {
+    use_context::<FirstFrame>().is_none_or(|FirstFrame(drawn)| drawn.get())
+}
