@@ -337,6 +337,10 @@ impl LanePicture {
 
     /// The colours changed (the theme, presenter mode): every lane is drawn again in the new ones.
     pub fn recolour(&mut self) {
+        // Nothing drawn yet: `measure` reads the colours before it draws.
+        if self.boxes.is_empty() {
+            return;
+        }
         let palette = Palette::read();
         if palette != self.palette {
             self.palette = palette;

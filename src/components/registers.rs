@@ -325,9 +325,12 @@ pub fn Registers() -> impl IntoView {
     // follows moves the table's window to the lane.
     Effect::new(move |_| {
         let lane = selected.get();
+        // The table may be gone by the frame (compare mode opened): nothing to scroll.
         request_animation_frame(move || {
-            if let Some(el) = scroller.get_untracked() {
-                reveal_lane(&el, lane, wave_width.get_untracked());
+            if let (Some(Some(el)), Some(lanes)) =
+                (scroller.try_get_untracked(), wave_width.try_get_untracked())
+            {
+                reveal_lane(&el, lane, lanes);
             }
         });
     });
