@@ -301,11 +301,8 @@ pub fn LessonList(
             <ol aria-labelledby=heading>
                 // The entries follow the page's first frame (see `first_frame`).
                 {move || {
-                    if !super::first_frame::drawn() {
-                        return None;
-                    }
-                    let entries = entries
-                        .get()
+                    let entries = if super::first_frame::drawn() { entries.get() } else { Vec::new() };
+                    entries
                         .into_iter()
                         .enumerate()
                         .map(|(index, entry)| {
@@ -333,8 +330,7 @@ pub fn LessonList(
                                 </li>
                             }
                         })
-                        .collect_view();
-                    Some(entries)
+                        .collect_view()
                 }}
             </ol>
         </nav>
