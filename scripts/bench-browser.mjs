@@ -73,6 +73,10 @@ import { median, ms, percentile } from './lib/stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+// No service worker: the page registers its worker 1.5 s after it has started, and the worker's
+// install (it fetches every file of the build) would then share the CPU with the measured work.
+const NO_WORKER = 'block';
+
 function parseArgs(argv) {
   const options = { gemm: 'gemm', goes: 30, runs: 7, steps: 50, width: 64, lesson: 'break-in-if', dist: 'dist', build: false, json: false, only: null, trace: null, pause: 0, height: 900, inputDeferral: false, waveEmu: false, compare: false, against: null, css: null };
   for (let i = 0; i < argv.length; i++) {
@@ -572,7 +576,7 @@ async function benchAgainst(browser, options) {
     for (const build of builds) {
       const served = await serveDist(path.resolve(root, build.dir));
       build.server = served.server;
-      const context = await browser.newContext({ viewport: { width: 1400, height: options.height } });
+      const context = await browser.newContext({ viewport: { width: 1400, height: options.height }, serviceWorkers: NO_WORKER });
       await context.addInitScript(() => localStorage.setItem('wave-playground.questions', 'off'));
       build.page = await context.newPage();
       build.page.on('pageerror', (e) => errors.push(`${build.label}: ${e.message}`));
@@ -821,7 +825,7 @@ async function main() {
     // See "Chromium's input deferral" at the top.
     options.inputDeferral ? [] : ['--disable-features=DeferRendererTasksAfterInput']));
   try {
-    const context = await browser.newContext({ viewport: { width: 1400, height: options.height } });
+    const context = await browser.newContext({ viewport: { width: 1400, height: options.height }, serviceWorkers: NO_WORKER });
     await context.addInitScript(instrument);
     // The lessons' questions would stop the measured steps: the "Questions" switch starts off.
     // (The step's caption and data-movement picture are built either way.)

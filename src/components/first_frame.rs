@@ -1,10 +1,12 @@
-//! Parts of the page that are built after its first frame.
+//! The part of the page that is built after its first frame.
 //!
 //! On a slow device most of the app's start is building the page and then styling, laying out
-//! and painting it, and on a first visit compiling every function that does so. The parts that
-//! no one needs to read the kernel or to run it (the list of lessons, the register table) wait
-//! until the frame that first shows the machine has been drawn and the browser is idle: the
-//! machine is drawn sooner, and input that comes meanwhile is answered first.
+//! and painting it, and on a first visit compiling every function that does so. The register
+//! table (about a quarter of a lesson's first screen, below the machine's status, lanes and
+//! stack) is not needed to read the kernel or to run it: it waits until the frame that first
+//! shows the machine has been drawn and the browser is idle, so the machine is drawn sooner and
+//! input that comes meanwhile is answered first. Parts above the kernel stay: the preview
+//! shows them before the wasm, and building them later would move the kernel's text.
 
 use std::time::Duration;
 
@@ -14,7 +16,8 @@ use wasm_bindgen::JsCast;
 
 use super::timing::post_task;
 
-/// Whether the page's first frame has been drawn, as a context of the app.
+/// Whether the page's first frame has been drawn and the browser was idle since, as a context
+/// of the app.
 #[derive(Clone, Copy)]
 struct FirstFrame(RwSignal<bool>);
 
@@ -22,7 +25,7 @@ struct FirstFrame(RwSignal<bool>);
 /// keeps it busy).
 const IDLE_AT_MOST_MS: u32 = 300;
 
-/// How long after the app's start the parts are built when no frame has come (a window that
+/// How long after the app's start the table is built when no frame has come (a window that
 /// draws none, such as a tab opened in the background).
 const NO_FRAME_AFTER: Duration = Duration::from_millis(500);
 
@@ -49,6 +52,9 @@ fn when_idle(task: impl Fn() + Copy + 'static) {
     let Some(window) = web_sys::window() else {
         return task();
     };
+    if !js_sys::Reflect::has(&window, &"requestIdleCallback".into()).unwrap_or(false) {
+        return task();
+    }
     let callback = Closure::once_into_js(task);
     let options = web_sys::IdleRequestOptions::new();
     options.set_timeout(IDLE_AT_MOST_MS);

@@ -299,10 +299,9 @@ pub fn LessonList(
         <nav class="lesson-list" aria-label=ctx.landmark("Lessons")>
             <h3 id=heading.clone() class="lesson-list-title">{move || title.get()}</h3>
             <ol aria-labelledby=heading>
-                // The entries follow the page's first frame (see `first_frame`).
                 {move || {
-                    let entries = if super::first_frame::drawn() { entries.get() } else { Vec::new() };
                     entries
+                        .get()
                         .into_iter()
                         .enumerate()
                         .map(|(index, entry)| {

@@ -3,7 +3,7 @@
 // impact fails it unless docs/accessibility.md lists its rule, with the reason it stays.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { test, expect, holdEditor, kernelEditor } from './fixtures.mjs';
+import { test, expect, holdEditor, kernelEditor, registersBuilt } from './fixtures.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -31,6 +31,7 @@ async function ready(page) {
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
   await expect(page.getByRole('group', { name: 'Lanes' }).getByRole('button').first()).toBeVisible();
   await expect(kernelEditor(page).first()).toBeAttached();
+  await registersBuilt(page);
 }
 
 for (const colorScheme of ['light', 'dark']) {

@@ -31,6 +31,15 @@ export const kernelEditor = (page) => page.getByRole('textbox', { name: 'Kernel 
 
 // The editor's text as shown on screen, line by line. Every line must be on screen (the editor
 // draws only what is visible): the footer's line count says how many there are.
+// The register table is built once the browser is idle after the page's first frame
+// (src/components/first_frame.rs); a page showing one run in the full layout has it then.
+// Compare mode and an embedded page have none.
+export async function registersBuilt(page) {
+  await page.waitForFunction(() => document.querySelector('.registers-view')
+    || document.querySelector('.workspace.comparing')
+    || document.documentElement.hasAttribute('data-embed'));
+}
+
 export async function editorText(page) {
   // The editor's module comes after the app has started: wait for the editor, not the listing.
   await kernelEditor(page).first().waitFor();

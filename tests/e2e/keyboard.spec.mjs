@@ -1,13 +1,14 @@
 // The page by keyboard alone: every control reached by Tab in order, its focus visible, no trap;
 // the controls operated by Enter, Space and the arrows; and what a screen reader hears at a step,
 // read from Chromium's accessibility tree.
-import { test, expect } from './fixtures.mjs';
+import { test, expect, registersBuilt } from './fixtures.mjs';
 
 test.use({ questions: 'off' });
 
 async function ready(page) {
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
   await expect(page.getByRole('group', { name: 'Lanes' }).getByRole('button').first()).toBeVisible();
+  await registersBuilt(page);
 }
 
 // Marks every control a Tab can reach (visible, enabled, not taken out of the order) with

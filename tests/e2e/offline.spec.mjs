@@ -6,11 +6,14 @@ import { join } from 'node:path';
 import { serveDist } from '../../scripts/lib/serve-dist.mjs';
 import { test, expect } from './fixtures.mjs';
 
+// The page registers its worker 1.5 s after the app has started (src/components/offline.rs), and
+// the worker then fetches every file before it takes over.
+const TAKE_OVER_MS = 15_000;
 const controlled = (page) => page.evaluate(() => navigator.serviceWorker.controller !== null);
 
 test('after the first visit the page loads and works with no network', async ({ page, context }) => {
   await page.goto('/');
-  await expect.poll(() => controlled(page), { message: 'the service worker took over' }).toBe(true);
+  await expect.poll(() => controlled(page), { message: 'the service worker took over', timeout: TAKE_OVER_MS }).toBe(true);
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByRole('status')).toHaveText('ready');
@@ -22,7 +25,7 @@ test('after the first visit the page loads and works with no network', async ({ 
 
 test('offline, a visit the service worker answers opens the editor from its cache', async ({ page, context }) => {
   await page.goto('/');
-  await expect.poll(() => controlled(page), { message: 'the service worker took over' }).toBe(true);
+  await expect.poll(() => controlled(page), { message: 'the service worker took over', timeout: TAKE_OVER_MS }).toBe(true);
   await context.setOffline(true);
   await page.reload();
   // The preview shows the kernel before the app starts, as a listing; the editor's module,
@@ -59,7 +62,7 @@ test('a new build takes over on the next load and the page says so', async ({ pa
   const { server, url } = await serveDist(site);
   try {
     await page.goto(url);
-    await expect.poll(() => controlled(page)).toBe(true);
+    await expect.poll(() => controlled(page), { timeout: TAKE_OVER_MS }).toBe(true);
     await expect.poll(() => page.evaluate(() => caches.keys())).toHaveLength(1);
     // The next build: the same worker with another version, as scripts/build-offline.mjs writes it.
     const worker = join(site, 'sw.js');
