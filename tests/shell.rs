@@ -752,13 +752,16 @@ async fn the_lanes_are_drawn_on_a_canvas_under_transparent_buttons() {
         .find(|c| c.get_attribute("data-state").as_deref() == Some("inactive"))
         .expect("an inactive lane");
     // The canvas is drawn after the layout that placed the lanes (which may still move them
-    // as the page settles).
+    // as the page settles), at the group's size.
+    let ratio = web_sys::window().unwrap().device_pixel_ratio();
     wait_until(
         || {
             let inside = lane_points(on)[0];
-            pixel_at(&canvas, inside.0, inside.1)[3] == 255
+            let fits = f64::from(canvas.width())
+                == (canvas.get_bounding_client_rect().width() * ratio).round();
+            fits && pixel_at(&canvas, inside.0, inside.1)[3] == 255
         },
-        "the lanes drawn on the canvas",
+        "the lanes drawn on the canvas, at its size",
     )
     .await;
     let [on_inside, on_dot, on_bar] = lane_points(on);
@@ -775,7 +778,6 @@ async fn the_lanes_are_drawn_on_a_canvas_under_transparent_buttons() {
         drawn.height() > area.height(),
         "room for the last row's bars"
     );
-    let ratio = web_sys::window().unwrap().device_pixel_ratio();
     assert_eq!(f64::from(canvas.width()), (drawn.width() * ratio).round());
     assert_eq!(f64::from(canvas.height()), (drawn.height() * ratio).round());
     // The buttons paint nothing of the lane: no background, border or visible parts.
