@@ -10,24 +10,18 @@
 
 use std::time::Duration;
 
-use leptos::prelude::*;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
-
 use super::timing::post_task;
+use leptos::prelude::*;
 
 /// Whether the page's first frame has been drawn and the browser was idle since, as a context
 /// of the app.
 #[derive(Clone, Copy)]
 struct FirstFrame(RwSignal<bool>);
 
-/// The longest wait for the browser to be idle after the first frame (a run opened by a link
-/// keeps it busy).
-const IDLE_AT_MOST_MS: u32 = 300;
-
-/// How long after the app's start the table is built when no frame has come (a window that
-/// draws none, such as a tab opened in the background).
-const NO_FRAME_AFTER: Duration = Duration::from_millis(500);
+/// How long after the app's start the table is built when the browser has not been idle after a
+/// frame by then (a window that draws no frames, such as a tab opened in the background, or a
+/// run opened by a link that keeps the browser busy).
+const AT_MOST_AFTER: Duration = Duration::from_millis(500);
 
 /// Provides the flag to the app's views and sets it once the first frame has been drawn and the
 /// browser is idle.
@@ -39,31 +33,16 @@ pub fn watch() {
             drawn.set(true);
         }
     };
-    // A task queued by the frame's callback runs once that frame has been drawn.
-    request_animation_frame(move || post_task(move || when_idle(mark)));
-    post_task(move || {
-        set_timeout(mark, NO_FRAME_AFTER);
+    // A task queued by the frame's callback runs once that frame has been drawn; a browser
+    // without idle callbacks (WebKit) builds the table then.
+    request_animation_frame(move || {
+        post_task(move || {
+            if request_idle_callback_with_handle(mark).is_err() {
+                mark();
+            }
+        })
     });
-}
-
-/// Runs `task` when the browser is idle, or after [`IDLE_AT_MOST_MS`]; at once in a browser
-/// without idle callbacks (WebKit).
-fn when_idle(task: impl Fn() + Copy + 'static) {
-    let Some(window) = web_sys::window() else {
-        return task();
-    };
-    if !js_sys::Reflect::has(&window, &"requestIdleCallback".into()).unwrap_or(false) {
-        return task();
-    }
-    let callback = Closure::once_into_js(task);
-    let options = web_sys::IdleRequestOptions::new();
-    options.set_timeout(IDLE_AT_MOST_MS);
-    if window
-        .request_idle_callback_with_options(callback.unchecked_ref(), &options)
-        .is_err()
-    {
-        task();
-    }
+    post_task(move || set_timeout(mark, AT_MOST_AFTER));
 }
 
 /// Whether the page's first frame has been drawn (tracked). True where the app did not start

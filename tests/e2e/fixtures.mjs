@@ -29,8 +29,6 @@ export { expect };
 // The kernel editor (CodeMirror: a contenteditable with role textbox, not a <textarea>).
 export const kernelEditor = (page) => page.getByRole('textbox', { name: 'Kernel source' });
 
-// The editor's text as shown on screen, line by line. Every line must be on screen (the editor
-// draws only what is visible): the footer's line count says how many there are.
 // The register table is built once the browser is idle after the page's first frame
 // (src/components/first_frame.rs); a page showing one run in the full layout has it then.
 // Compare mode and an embedded page have none.
@@ -40,6 +38,8 @@ export async function registersBuilt(page) {
     || document.documentElement.hasAttribute('data-embed'));
 }
 
+// The editor's text as shown on screen, line by line. Every line must be on screen (the editor
+// draws only what is visible): the footer's line count says how many there are.
 export async function editorText(page) {
   // The editor's module comes after the app has started: wait for the editor, not the listing.
   await kernelEditor(page).first().waitFor();
