@@ -145,6 +145,7 @@ pub fn ComparePane(pair: Pair, compared: Memo<Option<ComparisonView>>) -> impl I
                     </WithRun>
                 </div>
             </div>
+            <div class="comparison-figures">
             <table class="comparison">
                 <caption>"Comparison"</caption>
                 <thead>
@@ -187,6 +188,7 @@ pub fn ComparePane(pair: Pair, compared: Memo<Option<ComparisonView>>) -> impl I
                 </tbody>
             </table>
             <p class="compare-headline">{move || text(|v| Some(v.headline.clone()))}</p>
+            </div>
             <p class="memory-verdict" class:differ=results_differ role="status">
                 {move || {
                     text(|v| v.memory.clone())
