@@ -37,8 +37,10 @@
 //          --runs N (GEMM runs, default 7), --steps N (measured steps, default 50),
 //          --width N (wave width for the steps, default 64), --lesson ID (default break-in-if),
 //          --dist DIR (default dist), --build, --json (machine-readable output only),
-//          --only gemm|steps|travel (one part only; travel: the GEMM example run, then
-//          --goes moves to seeded random steps by "Go to step" and a drag along the timeline), --trace FILE (trace the steps, see above; open FILE
+//          --only gemm|steps|travel|frame (one part only; travel: the GEMM example run, then
+//          --goes moves to seeded random steps by "Go to step" and a drag along the timeline;
+//          frame: what a frame costs with one text changed, on the page the steps are measured
+//          on, see scripts/lib/frame-cost.mjs; not run without --only), --trace FILE (trace the steps, see above; open FILE
 //          in DevTools' Performance panel), --pause MS (wait MS before each step, default 0: as
 //          fast as the page answers, like F10 held; the divergence stack animates its frames
 //          only when steps come at least 200 ms apart, so --pause 300 measures the steps that
@@ -68,6 +70,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { serveDist } from './lib/serve-dist.mjs';
+import { benchFrame, reportFrame } from './lib/frame-cost.mjs';
 import { chromiumLaunchOptions } from './lib/chromium.mjs';
 import { median, ms, percentile } from './lib/stats.mjs';
 
@@ -106,7 +109,7 @@ function parseArgs(argv) {
       case '--input-deferral': options.inputDeferral = true; break;
       case '--wave-emu': options.waveEmu = true; break;
       case '-h': case '--help':
-        console.log('usage: node scripts/bench-browser.mjs [--build] [--gemm gemm|gemm-512|gemm-512-tiled] [--wave-emu] [--runs N] [--steps N] [--goes N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps|travel] [--trace FILE] [--pause MS] [--height PX] [--input-deferral] [--compare] [--against DIR [--css FILE]]');
+        console.log('usage: node scripts/bench-browser.mjs [--build] [--gemm gemm|gemm-512|gemm-512-tiled] [--wave-emu] [--runs N] [--steps N] [--goes N] [--width N] [--lesson ID] [--dist DIR] [--json] [--only gemm|steps|travel|frame] [--trace FILE] [--pause MS] [--height PX] [--input-deferral] [--compare] [--against DIR [--css FILE]]');
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${arg}`);
@@ -114,7 +117,7 @@ function parseArgs(argv) {
   }
   if (!['gemm', 'gemm-512', 'gemm-512-tiled'].includes(options.gemm)) throw new Error('--gemm takes gemm, gemm-512 or gemm-512-tiled');
   if (options.waveEmu && options.gemm !== 'gemm-512-tiled') throw new Error('--wave-emu needs --gemm gemm-512-tiled (the kernel wave-emu can run)');
-  if (options.only !== null && !['gemm', 'steps', 'travel'].includes(options.only)) throw new Error('--only takes gemm, steps or travel');
+  if (options.only !== null && !['gemm', 'steps', 'travel', 'frame'].includes(options.only)) throw new Error('--only takes gemm, steps, travel or frame');
   for (const key of ['goes', 'runs', 'steps', 'width', 'height']) {
     if (!Number.isInteger(options[key]) || options[key] < 1) throw new Error(`--${key} must be a positive integer`);
   }
@@ -793,7 +796,7 @@ function reportSteps(lines, options, step) {
   }
 }
 
-function report(options, chromiumVersion, gemm, step, travel, runBoth, against) {
+function report(options, chromiumVersion, gemm, step, travel, runBoth, against, frame) {
   const lines = [];
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   lines.push(`Headless Chromium ${chromiumVersion}, ${os.cpus().length} cores (${cpu}), ${new Date().toISOString().slice(0, 10)}`);
@@ -803,6 +806,7 @@ function report(options, chromiumVersion, gemm, step, travel, runBoth, against) 
   if (step) reportSteps(lines, options, step);
   if (against) reportAgainst(lines, options, against);
   if (travel) reportTravel(lines, travel);
+  if (frame) reportFrame(lines, options, frame);
   return lines.join('\n');
 }
 
@@ -845,11 +849,14 @@ async function main() {
     const against = options.against ? await benchAgainst(browser, options) : null;
     const step = part('steps') && !against ? await benchSteps(page, url, options) : null;
     const travel = part('travel') ? await benchTravel(page, url, options) : null;
+    const frame = options.only === 'frame'
+      ? (await openSteps(page, url, options), await benchFrame(page, options.steps))
+      : null;
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);
     if (options.json) {
-      console.log(JSON.stringify({ chromium: browser.version(), options, gemm, step, travel, runBoth, against }, null, 2));
+      console.log(JSON.stringify({ chromium: browser.version(), options, gemm, step, travel, runBoth, against, frame }, null, 2));
     } else {
-      console.log(report(options, browser.version(), gemm, step, travel, runBoth, against));
+      console.log(report(options, browser.version(), gemm, step, travel, runBoth, against, frame));
     }
   } finally {
     await browser.close();
