@@ -40,7 +40,8 @@
 //          --only gemm|steps|travel|frame (one part only; travel: the GEMM example run, then
 //          --goes moves to seeded random steps by "Go to step" and a drag along the timeline;
 //          frame: what a frame costs with one text changed, on the page the steps are measured
-//          on, see scripts/lib/frame-cost.mjs; not run without --only), --trace FILE (trace the steps, see above; open FILE
+//          on, --steps frames for each text, see scripts/lib/frame-cost.mjs; not run without
+//          --only), --trace FILE (trace the steps, see above; open FILE
 //          in DevTools' Performance panel), --pause MS (wait MS before each step, default 0: as
 //          fast as the page answers, like F10 held; the divergence stack animates its frames
 //          only when steps come at least 200 ms apart, so --pause 300 measures the steps that
@@ -125,6 +126,7 @@ function parseArgs(argv) {
   if (options.against !== null && options.only !== 'steps') throw new Error('--against needs --only steps');
   if (options.against !== null && options.pause > 0) throw new Error('--against steps as fast as the pages answer: no --pause');
   if (options.css !== null && options.against === null) throw new Error('--css needs --against');
+  if (options.only === 'frame' && (options.trace !== null || options.pause > 0)) throw new Error('--only frame takes neither --trace nor --pause');
   return options;
 }
 
@@ -478,6 +480,14 @@ async function openSteps(page, baseUrl, { width, lesson, compare }) {
     if (lanesB !== width) throw new Error(`expected ${width} lanes in run B, the page shows ${lanesB}`);
   }
   return perKey;
+}
+
+// The page the steps are measured on, as they leave it (the Step button focused, which scrolls
+// the page back to the runs), and what one frame costs there with one text changed.
+async function benchFramePage(page, baseUrl, options) {
+  await openSteps(page, baseUrl, options);
+  await page.getByRole('button', { name: 'Step', exact: true }).first().focus();
+  return benchFrame(page, options.steps);
 }
 
 async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause, compare }) {
@@ -849,9 +859,7 @@ async function main() {
     const against = options.against ? await benchAgainst(browser, options) : null;
     const step = part('steps') && !against ? await benchSteps(page, url, options) : null;
     const travel = part('travel') ? await benchTravel(page, url, options) : null;
-    const frame = options.only === 'frame'
-      ? (await openSteps(page, url, options), await benchFrame(page, options.steps))
-      : null;
+    const frame = options.only === 'frame' ? await benchFramePage(page, url, options) : null;
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);
     if (options.json) {
       console.log(JSON.stringify({ chromium: browser.version(), options, gemm, step, travel, runBoth, against, frame }, null, 2));

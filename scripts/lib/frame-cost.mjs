@@ -1,18 +1,20 @@
 // What one frame costs the page when a single text on it changes: the part of a step's frame that
 // does not depend on what the step changed (`node scripts/bench-browser.mjs --only frame`).
 //
-// For each target, `frames` times: in a `requestAnimationFrame` callback one text node of the
-// target gets a space added or taken off at its end (a text change as a step makes one, which the
-// browser must restyle, lay out, paint and commit), and the time runs from that callback to the
-// first task after the frame (a MessageChannel message posted in the callback), as
-// `wave:step-render` does. "nothing" changes no text: the frame's cost when nothing is to draw.
+// For each target, `frames` times (`--steps`): in a `requestAnimationFrame` callback the target's
+// last text node gets a space added or taken off at its end (a changed text node, which the
+// browser must lay out again, repaint and commit, though the space itself shows nothing), and the
+// time runs from that callback to the first task after the frame (a MessageChannel message posted
+// in the callback), as `wave:step-render` does. "nothing" changes no text: the cost of a frame
+// with nothing to draw. A target whose rendering the browser skips (`content-visibility: auto`
+// below the screen) says so in the report.
 import { median, percentile } from './stats.mjs';
 
 // Targets by CSS selector, the first match; a target the page does not show is left out.
 const TARGETS = [
   ['nothing', null],
-  ["the run's status", '.status'],
-  ['the step count', '.step-count'],
+  ["the run's status (run A's in compare mode)", '.status'],
+  ["the step count (run A's in compare mode)", '.step-count'],
   ["the page's name", 'h1'],
   ['a cell of the comparison (compare mode)', 'table.comparison td'],
 ];
@@ -22,18 +24,19 @@ export async function benchFrame(page, frames) {
   for (const [label, selector] of TARGETS) {
     const times = await page.evaluate(async ({ selector, frames }) => {
       let text = null;
+      let skipped = () => false;
       if (selector !== null) {
         const element = document.querySelector(selector);
         if (!element || element.getClientRects().length === 0) return null;
+        skipped = () => !element.checkVisibility({ contentVisibilityAuto: true });
         const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
         while (walker.nextNode()) {
-          if (walker.currentNode.data.trim() !== '') {
-            text = walker.currentNode;
-            break;
-          }
+          if (walker.currentNode.data.trim() !== '') text = walker.currentNode;
         }
         if (text === null) return null;
       }
+      // Let the browser find out what is on the screen (content-visibility) after the focus.
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)));
       const channel = new MessageChannel();
       const out = [];
       for (let i = 0; i < frames; i++) {
@@ -46,9 +49,9 @@ export async function benchFrame(page, frames) {
           channel.port2.postMessage(null);
         })));
       }
-      return out;
+      return { out, skipped: skipped() };
     }, { selector, frames });
-    if (times !== null) results.push({ label, times });
+    if (times !== null) results.push({ label, times: times.out, skipped: times.skipped });
   }
   return results;
 }
@@ -59,8 +62,9 @@ export function reportFrame(lines, options, results) {
   lines.push('');
   lines.push('| text changed | median | p90 |');
   lines.push('|---|---:|---:|');
-  for (const { label, times } of results) {
-    lines.push(`| ${label} | ${median(times).toFixed(1)} ms | ${percentile(times, 90).toFixed(1)} ms |`);
+  for (const { label, times, skipped } of results) {
+    const where = skipped ? ' (not rendered: below the screen)' : '';
+    lines.push(`| ${label}${where} | ${median(times).toFixed(1)} ms | ${percentile(times, 90).toFixed(1)} ms |`);
   }
   lines.push('');
 }
