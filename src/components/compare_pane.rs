@@ -145,53 +145,48 @@ pub fn ComparePane(pair: Pair, compared: Memo<Option<ComparisonView>>) -> impl I
                     </WithRun>
                 </div>
             </div>
-            // Rendered only near the screen (style/main.css): a step rewrites its numbers.
-            <div class="comparison-figures">
-                <table class="comparison">
-                    <caption>"Comparison"</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">"Measure"</th>
-                            <th scope="col">"A"</th>
-                            <th scope="col">"B"</th>
-                            <th scope="col">"Difference"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        // One row per measure, built once: a step changes only the cells' text.
-                        {Measure::ALL
-                            .into_iter()
-                            .enumerate()
-                            .map(|(index, measure)| {
-                                let cell = move |f: fn(&Row) -> String| {
-                                    view.with(|v| v.as_ref().and_then(|v| v.rows.get(index).map(f)))
-                                };
-                                let differs = move || {
-                                    view.with(|v| {
-                                        v.as_ref()
-                                            .and_then(|v| v.rows.get(index))
-                                            .is_some_and(|r| r.differs)
-                                    })
-                                };
-                                view! {
-                                    <tr class:differs=differs>
-                                        <th scope="row">{measure.label()}</th>
-                                        <td>{move || cell(|r| r.a.clone())}</td>
-                                        <td>{move || cell(|r| r.b.clone())}</td>
-                                        <td>
-                                            {move || cell(|r| r.difference.clone())}
-                                            <span class="visually-hidden" hidden=move || !differs()>
-                                                " (differs)"
-                                            </span>
-                                        </td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()}
-                    </tbody>
-                </table>
-                <p class="compare-headline">{move || text(|v| Some(v.headline.clone()))}</p>
-            </div>
+            <table class="comparison">
+                <caption>"Comparison"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Measure"</th>
+                        <th scope="col">"A"</th>
+                        <th scope="col">"B"</th>
+                        <th scope="col">"Difference"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    // One row per measure, built once: a step changes only the cells' text.
+                    {Measure::ALL
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, measure)| {
+                            let cell = move |f: fn(&Row) -> String| {
+                                view.with(|v| v.as_ref().and_then(|v| v.rows.get(index).map(f)))
+                            };
+                            let differs = move || {
+                                view.with(|v| {
+                                    v.as_ref().and_then(|v| v.rows.get(index)).is_some_and(|r| r.differs)
+                                })
+                            };
+                            view! {
+                                <tr class:differs=differs>
+                                    <th scope="row">{measure.label()}</th>
+                                    <td>{move || cell(|r| r.a.clone())}</td>
+                                    <td>{move || cell(|r| r.b.clone())}</td>
+                                    <td>
+                                        {move || cell(|r| r.difference.clone())}
+                                        <span class="visually-hidden" hidden=move || !differs()>
+                                            " (differs)"
+                                        </span>
+                                    </td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+            <p class="compare-headline">{move || text(|v| Some(v.headline.clone()))}</p>
             <p class="memory-verdict" class:differ=results_differ role="status">
                 {move || {
                     text(|v| v.memory.clone())
