@@ -24,7 +24,10 @@ fn TabButton(
     #[prop(optional)] badge: Option<Signal<usize>>,
 ) -> impl IntoView {
     let ctx = use_ctx();
-    let id = ctx.id(&format!("tab-{}", label.to_lowercase().replace(' ', "-")));
+    let id = ctx.id(&format!(
+        "tab-{}",
+        label.to_ascii_lowercase().replace(' ', "-")
+    ));
     view! {
         <button
             type="button"

@@ -393,7 +393,7 @@ pub fn Timeline() -> impl IntoView {
     };
     // Two timelines while comparing, one per run.
     let name = move || match ctx.pair.with(Option::is_some) {
-        true => format!("Timeline, {}", ctx.side.region().to_lowercase()),
+        true => format!("Timeline, {}", ctx.side.region().to_ascii_lowercase()),
         false => "Timeline".to_string(),
     };
     let picture_open = RwSignal::new(false);
@@ -446,7 +446,7 @@ pub fn Timeline() -> impl IntoView {
                     .map(|cell| {
                         view! {
                             <li>
-                                <span class=format!("swatch swatch-{cell:?}").to_lowercase() aria-hidden="true"></span>
+                                <span class=format!("swatch swatch-{cell:?}").to_ascii_lowercase() aria-hidden="true"></span>
                                 {cell.name()}
                             </li>
                         }
