@@ -15,7 +15,8 @@ use super::memory::MemoryView;
 use super::registers::Registers;
 use super::stack::Stack;
 use super::stats::StatsView;
-use super::{use_ctx, Tab};
+use super::{use_ctx, Ctx, Tab};
+use crate::split::{arrived, loaded, NotArrived};
 
 #[component]
 fn TabButton(
@@ -85,6 +86,14 @@ fn DetailsTabs() -> impl IntoView {
     // keeps them up to date while nobody has looked at them.
     let opened =
         |tab: Tab| Memo::new(move |was: Option<&bool>| was == Some(&true) || ctx.tab.get() == tab);
+    let lazy = move |tab: Tab, opened: Memo<bool>| {
+        // Bumped by the panel's "Try again" when its module did not arrive.
+        let tries = RwSignal::new(0u32);
+        move || {
+            tries.track();
+            opened.get().then(|| details_panel_view(ctx, tab, tries))
+        }
+    };
     let (memory_opened, statistics_opened, launch_opened) = (
         opened(Tab::Memory),
         opened(Tab::Statistics),
@@ -102,16 +111,65 @@ fn DetailsTabs() -> impl IntoView {
                 <DiagnosticsList />
             </div>
             <div class="tab-panel" role="tabpanel" hidden=memory_hidden aria-labelledby=memory_tab>
-                {move || memory_opened.get().then(|| view! { <MemoryView /> })}
+                {lazy(Tab::Memory, memory_opened)}
             </div>
             <div class="tab-panel" role="tabpanel" hidden=statistics_hidden aria-labelledby=statistics_tab>
-                {move || statistics_opened.get().then(|| view! { <StatsView /> })}
+                {lazy(Tab::Statistics, statistics_opened)}
             </div>
             <div class="tab-panel" role="tabpanel" hidden=launch_hidden aria-labelledby=launch_tab>
-                {move || launch_opened.get().then(|| view! { <ConfigView /> })}
+                {lazy(Tab::Launch, launch_opened)}
             </div>
         </section>
     }
+}
+
+/// A details tab's panel, once its module has arrived. When it does not arrive, the alert says
+/// so and the panel offers to try again; the rest of the page goes on working.
+fn details_panel_view(ctx: Ctx, tab: Tab, tries: RwSignal<u32>) -> impl IntoView {
+    let failed = match tab {
+        Tab::Memory => "The memory view could not be loaded",
+        Tab::Statistics => "The statistics could not be loaded",
+        Tab::Launch => "The launch configuration could not be loaded",
+        Tab::Diagnostics => "The diagnostics could not be loaded",
+    };
+    // Said while the module is on its way (on a first visit over a slow network, a moment).
+    let waiting = RwSignal::new(true);
+    let panel = Suspend::new(async move {
+        let panel = arrived(ctx, failed, loaded!(details_panel(tab)));
+        waiting.set(false);
+        match panel {
+            Some(panel) => panel,
+            None => view! {
+                <p class="muted">
+                    {format!("{failed}. ")}
+                    <button type="button" class="btn" on:click=move |_| tries.update(|n| *n += 1)>
+                        "Try again"
+                    </button>
+                </p>
+            }
+            .into_any(),
+        }
+    });
+    view! {
+        <p class="muted" hidden=move || !waiting.get()>"Loading…"</p>
+        {panel}
+    }
+}
+
+/// The panels of the Memory, Statistics and Launch configuration tabs: a module of their own
+/// in the page's build, fetched when one of those tabs is first chosen (a first visit starts
+/// on Diagnostics, and many never open the others).
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
+)]
+fn details_panel(tab: Tab) -> Result<AnyView, NotArrived> {
+    Ok(match tab {
+        Tab::Memory => view! { <MemoryView /> }.into_any(),
+        Tab::Statistics => view! { <StatsView /> }.into_any(),
+        Tab::Launch => view! { <ConfigView /> }.into_any(),
+        Tab::Diagnostics => view! { <DiagnosticsList /> }.into_any(),
+    })
 }
 
 /// The run's panes; a named region while comparing.

@@ -1,5 +1,5 @@
 // The parts of the page that arrive on first use (Help, the Export menu's downloads, opening a
-// file, the lesson pack reader): when one does not arrive (a dropped network, or a page left
+// file, the lesson pack reader, the Memory, Statistics and Launch configuration tabs): when one does not arrive (a dropped network, or a page left
 // open across a new deployment whose files are gone), the page says what could not be done and
 // goes on working, and the next try fetches the part again.
 //
@@ -159,6 +159,48 @@ test('a file opened while its part does not arrive is reported, and opens on the
   await open();
   await expect(source).toContainText('.kernel mine');
   await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a details tab whose part does not arrive says so, and opens on the next try', async ({ page }) => {
+  const errors = await openPlayground(page);
+  const details = await dropModule(page, 'details');
+  const panel = page.getByRole('tabpanel', { name: 'Memory' });
+
+  await page.getByRole('tab', { name: 'Memory' }).click();
+  await expect(page.getByRole('alert')).toContainText('The memory view could not be loaded');
+  await expect(panel).toContainText('The memory view could not be loaded.');
+  await expect(panel.getByRole('textbox', { name: 'Jump to address' })).toHaveCount(0);
+  expect(details.asked()).toBeGreaterThan(0);
+  await expectStepWorks(page);
+
+  await details.restore();
+  await panel.getByRole('button', { name: 'Try again' }).click();
+  await expect(panel.getByRole('textbox', { name: 'Jump to address' })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  // The other tabs' panels came with the same part.
+  await page.getByRole('tab', { name: 'Launch configuration' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Launch configuration' }).getByRole('textbox', { name: 'Wave width' }))
+    .toBeVisible();
+  await expectStepWorks(page);
+  expect(errors).toEqual([]);
+});
+
+test('a details tab says it is loading while its part is on its way', async ({ page }) => {
+  const errors = await openPlayground(page);
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route('**/split_details-*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const panel = page.getByRole('tabpanel', { name: 'Statistics' });
+
+  await page.getByRole('tab', { name: 'Statistics' }).click();
+  await expect(panel.getByText('Loading…')).toBeVisible();
+  release();
+  await expect(panel.getByText('Run time is the time spent executing')).toBeVisible();
+  await expect(panel.getByText('Loading…')).toBeHidden();
   expect(errors).toEqual([]);
 });
 
