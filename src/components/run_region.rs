@@ -86,12 +86,12 @@ fn DetailsTabs() -> impl IntoView {
     // keeps them up to date while nobody has looked at them.
     let opened =
         |tab: Tab| Memo::new(move |was: Option<&bool>| was == Some(&true) || ctx.tab.get() == tab);
-    let lazy = move |tab: Tab, opened: Memo<bool>| {
+    let lazy = move |panel: Panel, opened: Memo<bool>| {
         // Bumped by the panel's "Try again" when its module did not arrive.
         let tries = RwSignal::new(0u32);
         move || {
             tries.track();
-            opened.get().then(|| details_panel_view(ctx, tab, tries))
+            opened.get().then(|| details_panel_view(ctx, panel, tries))
         }
     };
     let (memory_opened, statistics_opened, launch_opened) = (
@@ -111,34 +111,48 @@ fn DetailsTabs() -> impl IntoView {
                 <DiagnosticsList />
             </div>
             <div class="tab-panel" role="tabpanel" hidden=memory_hidden aria-labelledby=memory_tab>
-                {lazy(Tab::Memory, memory_opened)}
+                {lazy(Panel::Memory, memory_opened)}
             </div>
             <div class="tab-panel" role="tabpanel" hidden=statistics_hidden aria-labelledby=statistics_tab>
-                {lazy(Tab::Statistics, statistics_opened)}
+                {lazy(Panel::Statistics, statistics_opened)}
             </div>
             <div class="tab-panel" role="tabpanel" hidden=launch_hidden aria-labelledby=launch_tab>
-                {lazy(Tab::Launch, launch_opened)}
+                {lazy(Panel::Launch, launch_opened)}
             </div>
         </section>
     }
 }
 
+/// The details tabs whose panels arrive in a module of their own (see [`details_panel`]).
+#[derive(Clone, Copy)]
+enum Panel {
+    Memory,
+    Statistics,
+    Launch,
+}
+
+impl Panel {
+    /// What the alert and the panel say when the module did not arrive.
+    fn not_loaded(self) -> &'static str {
+        match self {
+            Panel::Memory => "The memory view could not be loaded",
+            Panel::Statistics => "The statistics could not be loaded",
+            Panel::Launch => "The launch configuration could not be loaded",
+        }
+    }
+}
+
 /// A details tab's panel, once its module has arrived. When it does not arrive, the alert says
 /// so and the panel offers to try again; the rest of the page goes on working.
-fn details_panel_view(ctx: Ctx, tab: Tab, tries: RwSignal<u32>) -> impl IntoView {
-    let failed = match tab {
-        Tab::Memory => "The memory view could not be loaded",
-        Tab::Statistics => "The statistics could not be loaded",
-        Tab::Launch => "The launch configuration could not be loaded",
-        Tab::Diagnostics => "The diagnostics could not be loaded",
-    };
+fn details_panel_view(ctx: Ctx, panel: Panel, tries: RwSignal<u32>) -> impl IntoView {
+    let failed = panel.not_loaded();
     // Said while the module is on its way (on a first visit over a slow network, a moment).
     let waiting = RwSignal::new(true);
-    let panel = Suspend::new(async move {
-        let panel = arrived(ctx, failed, loaded!(details_panel(tab)));
+    let content = Suspend::new(async move {
+        let loaded = arrived(ctx, failed, loaded!(details_panel(panel)));
         waiting.set(false);
-        match panel {
-            Some(panel) => panel,
+        match loaded {
+            Some(content) => content,
             None => view! {
                 <p class="muted">
                     {format!("{failed}. ")}
@@ -152,7 +166,7 @@ fn details_panel_view(ctx: Ctx, tab: Tab, tries: RwSignal<u32>) -> impl IntoView
     });
     view! {
         <p class="muted" hidden=move || !waiting.get()>"Loading…"</p>
-        {panel}
+        {content}
     }
 }
 
@@ -163,12 +177,11 @@ fn details_panel_view(ctx: Ctx, tab: Tab, tries: RwSignal<u32>) -> impl IntoView
     feature = "split",
     leptos::wasm_split::wasm_split(details, fallible, wasm_split_path = ::leptos::wasm_split)
 )]
-fn details_panel(tab: Tab) -> Result<AnyView, NotArrived> {
-    Ok(match tab {
-        Tab::Memory => view! { <MemoryView /> }.into_any(),
-        Tab::Statistics => view! { <StatsView /> }.into_any(),
-        Tab::Launch => view! { <ConfigView /> }.into_any(),
-        Tab::Diagnostics => view! { <DiagnosticsList /> }.into_any(),
+fn details_panel(panel: Panel) -> Result<AnyView, NotArrived> {
+    Ok(match panel {
+        Panel::Memory => view! { <MemoryView /> }.into_any(),
+        Panel::Statistics => view! { <StatsView /> }.into_any(),
+        Panel::Launch => view! { <ConfigView /> }.into_any(),
     })
 }
 

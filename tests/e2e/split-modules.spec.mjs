@@ -1,7 +1,8 @@
 // The parts of the page that arrive on first use (Help, the Export menu's downloads, opening a
-// file, the lesson pack reader, the Memory, Statistics and Launch configuration tabs): when one does not arrive (a dropped network, or a page left
-// open across a new deployment whose files are gone), the page says what could not be done and
-// goes on working, and the next try fetches the part again.
+// file, the lesson pack reader, the Memory, Statistics and Launch configuration tabs): when one
+// does not arrive (a dropped network, or a page left open across a new deployment whose files
+// are gone), the page says what could not be done and goes on working, and the next try fetches
+// the part again.
 //
 // Without the fixture's `page`: the failed fetch is written to the console by design here. The
 // service worker is kept out, so that the routes below see every request the page makes.
