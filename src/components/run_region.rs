@@ -4,6 +4,7 @@
 //! "Run B", read from the context it is given.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::config::ConfigView;
 use super::controls::Controls;
@@ -71,27 +72,40 @@ fn DetailsTabs() -> impl IntoView {
         event.prevent_default();
         ctx.tab.set(order[next]);
     };
-    let panel = move |tab: Tab, label: &str| {
+    let panel_attributes = move |tab: Tab, label: &str| {
         (
             move || ctx.tab.get() != tab,
             ctx.id(&format!("tab-{label}")),
         )
     };
-    let (diagnostics_hidden, diagnostics_tab) = panel(Tab::Diagnostics, "diagnostics");
-    let (memory_hidden, memory_tab) = panel(Tab::Memory, "memory");
-    let (statistics_hidden, statistics_tab) = panel(Tab::Statistics, "statistics");
-    let (launch_hidden, launch_tab) = panel(Tab::Launch, "launch-configuration");
+    let (diagnostics_hidden, diagnostics_tab) = panel_attributes(Tab::Diagnostics, "diagnostics");
+    let (memory_hidden, memory_tab) = panel_attributes(Tab::Memory, "memory");
+    let (statistics_hidden, statistics_tab) = panel_attributes(Tab::Statistics, "statistics");
+    let (launch_hidden, launch_tab) = panel_attributes(Tab::Launch, "launch-configuration");
     // A panel's view is built when its tab is first chosen and then kept (with what was typed or
     // picked in it): the page starts sooner without the hidden tables and forms, and nothing
     // keeps them up to date while nobody has looked at them.
     let opened =
         |tab: Tab| Memo::new(move |was: Option<&bool>| was == Some(&true) || ctx.tab.get() == tab);
+    // Counts the times the panels' module arrived: a panel that said it could not be loaded
+    // tries again when another panel's try succeeds.
+    let arrivals = RwSignal::new(0u32);
     let lazy = move |panel: Panel, opened: Memo<bool>| {
-        // Bumped by the panel's "Try again" when its module did not arrive.
-        let tries = RwSignal::new(0u32);
+        let attempts = Attempts {
+            tries: RwSignal::new(0),
+            failed: RwSignal::new(false),
+        };
+        Effect::new(move |_| {
+            arrivals.track();
+            if attempts.failed.get_untracked() {
+                attempts.retry();
+            }
+        });
         move || {
-            tries.track();
-            opened.get().then(|| details_panel_view(ctx, panel, tries))
+            attempts.tries.track();
+            opened
+                .get()
+                .then(|| details_panel_view(ctx, panel, attempts, arrivals))
         }
     };
     let (memory_opened, statistics_opened, launch_opened) = (
@@ -132,40 +146,78 @@ enum Panel {
 }
 
 impl Panel {
-    /// What the alert and the panel say when the module did not arrive.
-    fn not_loaded(self) -> &'static str {
+    /// The id name of the panel's tab (see [`Ctx::id`]).
+    fn tab_id(self) -> &'static str {
         match self {
-            Panel::Memory => "The memory view could not be loaded",
-            Panel::Statistics => "The statistics could not be loaded",
-            Panel::Launch => "The launch configuration could not be loaded",
+            Panel::Memory => "tab-memory",
+            Panel::Statistics => "tab-statistics",
+            Panel::Launch => "tab-launch-configuration",
         }
     }
 }
 
-/// A details tab's panel, once its module has arrived. When it does not arrive, the alert says
-/// so and the panel offers to try again; the rest of the page goes on working.
-fn details_panel_view(ctx: Ctx, panel: Panel, tries: RwSignal<u32>) -> impl IntoView {
-    let failed = panel.not_loaded();
-    // Said while the module is on its way (on a first visit over a slow network, a moment).
+/// What the alert and a panel say when the panels' module did not arrive: one text for the three
+/// (one module), so that the alert goes whichever panel's next try succeeds.
+const PANELS_NOT_LOADED: &str =
+    "The Memory, Statistics and Launch configuration tabs could not be loaded";
+
+/// A lazily loaded panel's tries at its module.
+#[derive(Clone, Copy)]
+struct Attempts {
+    /// Bumped to build the panel again, which asks for the module again.
+    tries: RwSignal<u32>,
+    /// The last try did not arrive: the panel says so and offers another.
+    failed: RwSignal<bool>,
+}
+
+impl Attempts {
+    fn retry(self) {
+        self.failed.set(false);
+        self.tries.update(|n| *n += 1);
+    }
+}
+
+/// A details tab's panel, once its module has arrived; "Loading…" meanwhile. When it does not
+/// arrive, the alert says so and the panel offers to try again; the rest of the page goes on.
+fn details_panel_view(
+    ctx: Ctx,
+    panel: Panel,
+    attempts: Attempts,
+    arrivals: RwSignal<u32>,
+) -> impl IntoView {
     let waiting = RwSignal::new(true);
+    // Nothing in the future is read reactively: a read would be forwarded to the view around it,
+    // which would build the panel again and lose what was typed in it.
     let content = Suspend::new(async move {
-        let loaded = arrived(ctx, failed, loaded!(details_panel(panel)));
+        let loaded = arrived(ctx, PANELS_NOT_LOADED, loaded!(details_panel(panel)));
         waiting.set(false);
         match loaded {
-            Some(content) => content,
-            None => view! {
-                <p class="muted">
-                    {format!("{failed}. ")}
-                    <button type="button" class="btn" on:click=move |_| tries.update(|n| *n += 1)>
-                        "Try again"
-                    </button>
-                </p>
+            Some(content) => {
+                arrivals.update(|n| *n += 1);
+                Some(content)
             }
-            .into_any(),
+            None => {
+                attempts.failed.set(true);
+                None
+            }
         }
     });
+    let try_again = move |_| {
+        // The button goes as the next try starts: the focus goes to the panel's tab, not the page.
+        if let Some(tab) = document()
+            .get_element_by_id(&ctx.id(panel.tab_id()))
+            .and_then(|tab| tab.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = tab.focus();
+        }
+        attempts.retry();
+    };
     view! {
-        <p class="muted" hidden=move || !waiting.get()>"Loading…"</p>
+        <p class="muted" role="status" hidden=move || !waiting.get()>"Loading…"</p>
+        <p class="muted" hidden=move || !attempts.failed.get()>
+            {format!("{PANELS_NOT_LOADED}. ")}
+            <button type="button" class="btn" on:click=try_again>"Try again"</button>
+        </p>
         {content}
     }
 }

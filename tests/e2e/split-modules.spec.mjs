@@ -1,8 +1,8 @@
 // The parts of the page that arrive on first use (Help, the Export menu's downloads, opening a
-// file, the lesson pack reader, the Memory, Statistics and Launch configuration tabs): when one
-// does not arrive (a dropped network, or a page left open across a new deployment whose files
-// are gone), the page says what could not be done and goes on working, and the next try fetches
-// the part again.
+// file, the lesson pack reader, Be the warp, the Memory, Statistics and Launch configuration
+// tabs): when one does not arrive (a dropped network, or a page left open across a new
+// deployment whose files are gone), the page says what could not be done and goes on working,
+// and the next try fetches the part again.
 //
 // Without the fixture's `page`: the failed fetch is written to the console by design here. The
 // service worker is kept out, so that the routes below see every request the page makes.
@@ -163,27 +163,64 @@ test('a file opened while its part does not arrive is reported, and opens on the
   expect(errors).toEqual([]);
 });
 
-test('a details tab whose part does not arrive says so, and opens on the next try', async ({ page }) => {
+/** Counts the page's requests for the split module `name` from now on. */
+function countRequests(page, name) {
+  let count = 0;
+  const file = new RegExp(`/split_${name}-[0-9a-f]+\\.wasm$`);
+  page.on('request', (request) => {
+    if (file.test(new URL(request.url()).pathname)) count += 1;
+  });
+  return () => count;
+}
+
+const PANELS_NOT_LOADED = 'The Memory, Statistics and Launch configuration tabs could not be loaded';
+
+test('a details tab whose part does not arrive says so, and "Try again" opens it', async ({ page }) => {
   const errors = await openPlayground(page);
   const details = await dropModule(page, 'details');
+  const tab = page.getByRole('tab', { name: 'Memory' });
   const panel = page.getByRole('tabpanel', { name: 'Memory' });
 
-  await page.getByRole('tab', { name: 'Memory' }).click();
-  await expect(page.getByRole('alert')).toContainText('The memory view could not be loaded');
-  await expect(panel).toContainText('The memory view could not be loaded.');
+  await tab.click();
+  await expect(page.getByRole('alert')).toContainText(PANELS_NOT_LOADED);
+  await expect(panel).toContainText(`${PANELS_NOT_LOADED}.`);
   await expect(panel.getByRole('textbox', { name: 'Jump to address' })).toHaveCount(0);
   expect(details.asked()).toBeGreaterThan(0);
   await expectStepWorks(page);
 
   await details.restore();
+  const fetched = countRequests(page, 'details');
   await panel.getByRole('button', { name: 'Try again' }).click();
   await expect(panel.getByRole('textbox', { name: 'Jump to address' })).toBeVisible();
+  await expect(panel.getByText(PANELS_NOT_LOADED)).toBeHidden();
   await expect(page.getByRole('alert')).toHaveCount(0);
-  // The other tabs' panels came with the same part.
+  // The button went with the failure: the keyboard is on the panel's tab, not lost.
+  await expect(tab).toBeFocused();
+  // The other tabs' panels came with the same part: nothing more is fetched for them.
   await page.getByRole('tab', { name: 'Launch configuration' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Launch configuration' }).getByRole('textbox', { name: 'Wave width' }))
     .toBeVisible();
+  expect(fetched()).toBe(1);
   await expectStepWorks(page);
+  expect(errors).toEqual([]);
+});
+
+test('a details tab that could not be loaded opens by itself once another tab has loaded', async ({ page }) => {
+  const errors = await openPlayground(page);
+  const details = await dropModule(page, 'details');
+  const memory = page.getByRole('tabpanel', { name: 'Memory' });
+
+  await page.getByRole('tab', { name: 'Memory' }).click();
+  await expect(memory).toContainText(`${PANELS_NOT_LOADED}.`);
+
+  await details.restore();
+  await page.getByRole('tab', { name: 'Statistics' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Statistics' }).getByText('Run time is the time spent executing'))
+    .toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Memory' }).click();
+  await expect(memory.getByRole('textbox', { name: 'Jump to address' })).toBeVisible();
+  await expect(memory.getByText(PANELS_NOT_LOADED)).toBeHidden();
   expect(errors).toEqual([]);
 });
 
@@ -191,15 +228,21 @@ test('a details tab says it is loading while its part is on its way', async ({ p
   const errors = await openPlayground(page);
   let release;
   const held = new Promise((resolve) => { release = resolve; });
+  let asked = 0;
   await page.route('**/split_details-*.wasm', async (route) => {
+    asked += 1;
     await held;
     await route.continue();
   });
   const panel = page.getByRole('tabpanel', { name: 'Statistics' });
 
-  await page.getByRole('tab', { name: 'Statistics' }).click();
-  await expect(panel.getByText('Loading…')).toBeVisible();
-  release();
+  try {
+    await page.getByRole('tab', { name: 'Statistics' }).click();
+    await expect(panel.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
+    expect(asked).toBe(1);
+  } finally {
+    release();
+  }
   await expect(panel.getByText('Run time is the time spent executing')).toBeVisible();
   await expect(panel.getByText('Loading…')).toBeHidden();
   expect(errors).toEqual([]);
