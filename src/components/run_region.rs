@@ -90,7 +90,8 @@ fn DetailsTabs() -> impl IntoView {
     // Counts the times the panels' module arrived: a panel that said it could not be loaded
     // tries again when another panel's try succeeds.
     let arrivals = RwSignal::new(0u32);
-    let lazy = move |panel: Panel, opened: Memo<bool>| {
+    let lazy = move |panel: Panel, opened: Memo<bool>, tab_id: &String| {
+        let tab_id = tab_id.clone();
         let attempts = Attempts {
             tries: RwSignal::new(0),
             failed: RwSignal::new(false),
@@ -105,7 +106,7 @@ fn DetailsTabs() -> impl IntoView {
             attempts.tries.track();
             opened
                 .get()
-                .then(|| details_panel_view(ctx, panel, attempts, arrivals))
+                .then(|| details_panel_view(ctx, panel, tab_id.clone(), attempts, arrivals))
         }
     };
     let (memory_opened, statistics_opened, launch_opened) = (
@@ -125,13 +126,13 @@ fn DetailsTabs() -> impl IntoView {
                 <DiagnosticsList />
             </div>
             <div class="tab-panel" role="tabpanel" hidden=memory_hidden aria-labelledby=memory_tab>
-                {lazy(Panel::Memory, memory_opened)}
+                {lazy(Panel::Memory, memory_opened, &memory_tab)}
             </div>
             <div class="tab-panel" role="tabpanel" hidden=statistics_hidden aria-labelledby=statistics_tab>
-                {lazy(Panel::Statistics, statistics_opened)}
+                {lazy(Panel::Statistics, statistics_opened, &statistics_tab)}
             </div>
             <div class="tab-panel" role="tabpanel" hidden=launch_hidden aria-labelledby=launch_tab>
-                {lazy(Panel::Launch, launch_opened)}
+                {lazy(Panel::Launch, launch_opened, &launch_tab)}
             </div>
         </section>
     }
@@ -143,17 +144,6 @@ enum Panel {
     Memory,
     Statistics,
     Launch,
-}
-
-impl Panel {
-    /// The id name of the panel's tab (see [`Ctx::id`]).
-    fn tab_id(self) -> &'static str {
-        match self {
-            Panel::Memory => "tab-memory",
-            Panel::Statistics => "tab-statistics",
-            Panel::Launch => "tab-launch-configuration",
-        }
-    }
 }
 
 /// What the alert and a panel say when the panels' module did not arrive: one text for the three
@@ -179,9 +169,11 @@ impl Attempts {
 
 /// A details tab's panel, once its module has arrived; "Loading…" meanwhile. When it does not
 /// arrive, the alert says so and the panel offers to try again; the rest of the page goes on.
+/// `tab_id` is the element id of the panel's tab.
 fn details_panel_view(
     ctx: Ctx,
     panel: Panel,
+    tab_id: String,
     attempts: Attempts,
     arrivals: RwSignal<u32>,
 ) -> impl IntoView {
@@ -205,7 +197,7 @@ fn details_panel_view(
     let try_again = move |_| {
         // The button goes as the next try starts: the focus goes to the panel's tab, not the page.
         if let Some(tab) = document()
-            .get_element_by_id(&ctx.id(panel.tab_id()))
+            .get_element_by_id(&tab_id)
             .and_then(|tab| tab.dyn_into::<web_sys::HtmlElement>().ok())
         {
             let _ = tab.focus();
