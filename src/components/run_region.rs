@@ -19,6 +19,16 @@ use super::stats::StatsView;
 use super::{use_ctx, Ctx, Tab};
 use crate::split::{arrived, loaded, NotArrived};
 
+/// The id name of a tab's button (see [`Ctx::id`]); its panel is labelled by it.
+fn tab_id_name(tab: Tab) -> &'static str {
+    match tab {
+        Tab::Diagnostics => "tab-diagnostics",
+        Tab::Memory => "tab-memory",
+        Tab::Statistics => "tab-statistics",
+        Tab::Launch => "tab-launch-configuration",
+    }
+}
+
 #[component]
 fn TabButton(
     tab: Tab,
@@ -26,15 +36,11 @@ fn TabButton(
     #[prop(optional)] badge: Option<Signal<usize>>,
 ) -> impl IntoView {
     let ctx = use_ctx();
-    let id = ctx.id(&format!(
-        "tab-{}",
-        label.to_ascii_lowercase().replace(' ', "-")
-    ));
     view! {
         <button
             type="button"
             role="tab"
-            id=id
+            id=ctx.id(tab_id_name(tab))
             class="tab"
             aria-selected=move || if ctx.tab.get() == tab { "true" } else { "false" }
             tabindex=move || if ctx.tab.get() == tab { "0" } else { "-1" }
@@ -72,16 +78,11 @@ fn DetailsTabs() -> impl IntoView {
         event.prevent_default();
         ctx.tab.set(order[next]);
     };
-    let panel_attributes = move |tab: Tab, label: &str| {
-        (
-            move || ctx.tab.get() != tab,
-            ctx.id(&format!("tab-{label}")),
-        )
-    };
-    let (diagnostics_hidden, diagnostics_tab) = panel_attributes(Tab::Diagnostics, "diagnostics");
-    let (memory_hidden, memory_tab) = panel_attributes(Tab::Memory, "memory");
-    let (statistics_hidden, statistics_tab) = panel_attributes(Tab::Statistics, "statistics");
-    let (launch_hidden, launch_tab) = panel_attributes(Tab::Launch, "launch-configuration");
+    let panel_attributes = move |tab: Tab| (move || ctx.tab.get() != tab, ctx.id(tab_id_name(tab)));
+    let (diagnostics_hidden, diagnostics_tab) = panel_attributes(Tab::Diagnostics);
+    let (memory_hidden, memory_tab) = panel_attributes(Tab::Memory);
+    let (statistics_hidden, statistics_tab) = panel_attributes(Tab::Statistics);
+    let (launch_hidden, launch_tab) = panel_attributes(Tab::Launch);
     // A panel's view is built when its tab is first chosen and then kept (with what was typed or
     // picked in it): the page starts sooner without the hidden tables and forms, and nothing
     // keeps them up to date while nobody has looked at them.
@@ -90,8 +91,8 @@ fn DetailsTabs() -> impl IntoView {
     // Counts the times the panels' module arrived: a panel that said it could not be loaded
     // tries again when another panel's try succeeds.
     let arrivals = RwSignal::new(0u32);
-    let lazy = move |panel: Panel, opened: Memo<bool>, tab_id: &String| {
-        let tab_id = tab_id.clone();
+    let lazy = move |panel: Panel, opened: Memo<bool>, tab_id: &str| {
+        let tab_id = tab_id.to_string();
         let attempts = Attempts {
             tries: RwSignal::new(0),
             failed: RwSignal::new(false),
