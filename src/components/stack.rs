@@ -12,7 +12,9 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use super::held_height::HeldHeight;
-use super::{now_ms, use_ctx, HeldNote, LaneStrip};
+use super::lane_strip::push_strip;
+use super::{now_ms, use_ctx, HeldNote};
+use wave_session::pack::escape_into;
 use wave_session::FrameView;
 
 /// How long the CSS `frame-in` and `frame-leave` animations last, in ms (keep in step with
@@ -147,44 +149,85 @@ fn reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// A frame's content: kind, where, reconvergence line, masks.
-fn frame_body(frame: Signal<Option<FrameView>>) -> impl IntoView {
-    let with = move |f: fn(&FrameView) -> String| move || frame.with(|v| v.as_ref().map(f));
-    view! {
-        <span class="frame-kind">{with(|f| f.kind.to_string())}</span>
-        <span class="frame-where">
-            {with(|f| format!(" line {}", f.line))}
-            {with(|f| f.iterations.map(|i| format!(", iteration {}", i + 1)).unwrap_or_default())}
-        </span>
-        <span class="frame-reconverge">
-            {with(|f| format!(" · reconverges at line {}", f.reconverge_line))}
-        </span>
-        <div class="masks">
-            // One element per mask row, kept while the frame lives: a step that changes a mask
-            // restyles its strip and text instead of building the rows again.
-            <For
-                each=move || frame.with(|v| v.as_ref().map(|f| f.masks.iter().map(|m| m.name).collect::<Vec<_>>()).unwrap_or_default())
-                key=|name| *name
-                let:name
-            >
-                {
-                    let row = Memo::new(move |_| {
-                        frame.with(|v| v.as_ref().and_then(|f| f.masks.iter().find(|m| m.name == name).cloned()))
-                    });
-                    let lanes = move || row.with(|m| m.as_ref().map(|m| m.lanes.clone()).unwrap_or_default());
-                    view! {
-                        <div class=format!("mask mask-{name}")>
-                            <span class="mask-name">{name}</span>
-                            <LaneStrip lanes=Signal::derive(lanes) />
-                            <span class="mask-text">
-                                {move || row.with(|m| m.as_ref().map(|m| m.text.clone()).unwrap_or_default())}
-                            </span>
-                        </div>
-                    }
-                }
-            </For>
-        </div>
+/// A frame's content (kind, where, reconvergence line, one row per mask) as markup, set as its
+/// element's inner HTML. Written out rather than built from reactive views: a frame's content
+/// changes as a whole (a step that changes it changes its masks), and a string per frame costs
+/// far less code and time than a reactive view per frame and per mask row, which pushing and
+/// popping frames would build and drop. Every text is escaped; the strip is decoration.
+fn frame_markup(frame: &FrameView) -> String {
+    let mut out = String::with_capacity(256 + frame.masks.len() * 320);
+    out.push_str("<span class=\"frame-kind\">");
+    escape_into(&mut out, frame.kind);
+    out.push_str("</span><span class=\"frame-where\"> line ");
+    out.push_str(&frame.line.to_string());
+    if let Some(done) = frame.iterations {
+        out.push_str(", iteration ");
+        out.push_str(&(done + 1).to_string());
     }
+    out.push_str("</span><span class=\"frame-reconverge\"> · reconverges at line ");
+    out.push_str(&frame.reconverge_line.to_string());
+    out.push_str("</span><div class=\"masks\">");
+    for mask in &frame.masks {
+        out.push_str("<div class=\"mask mask-");
+        escape_into(&mut out, mask.name);
+        out.push_str("\"><span class=\"mask-name\">");
+        escape_into(&mut out, mask.name);
+        out.push_str("</span>");
+        push_strip(&mut out, &mask.lanes);
+        out.push_str("<span class=\"mask-text\">");
+        escape_into(&mut out, &mask.text);
+        out.push_str("</span></div>");
+    }
+    out.push_str("</div>");
+    out
+}
+
+/// One element of the list, live or leaving: its `role`, whether it is hidden from assistive
+/// technology, its class and its content (see [`frame_markup`]).
+fn frame_element(
+    item: Item,
+    frames: Memo<Vec<FrameView>>,
+    entering: RwSignal<Vec<FrameKey>>,
+) -> impl IntoView {
+    let (role, hidden, class, markup): (_, _, Signal<String>, Signal<String>) = match item {
+        Item::Live(key) => {
+            // A memo: a step that leaves this frame as it was (most steps, for the outer
+            // frames) does not touch its element.
+            let shown = Memo::new(move |_| {
+                frames.with(|all| {
+                    all.len()
+                        .checked_sub(key.position)
+                        .and_then(|i| all.get(i))
+                        .map(|f| (f.kind, frame_markup(f)))
+                })
+            });
+            let kind = move || shown.with(|f| f.as_ref().map_or("", |(kind, _)| *kind));
+            let class = move || {
+                let enters = entering.with(|keys| keys.contains(&key));
+                format!(
+                    "frame frame-{}{}",
+                    kind(),
+                    if enters { " entering" } else { "" }
+                )
+            };
+            let markup =
+                move || shown.with(|f| f.as_ref().map(|(_, m)| m.clone()).unwrap_or_default());
+            (
+                "listitem",
+                None,
+                Signal::derive(class),
+                Signal::derive(markup),
+            )
+        }
+        // Gone from the stack: not a list item for assistive technology.
+        Item::Leaving { frame, .. } => (
+            "none",
+            Some("true"),
+            Signal::stored(format!("frame frame-{} leaving", frame.kind)),
+            Signal::stored(frame_markup(&frame)),
+        ),
+    };
+    view! { <li role=role aria-hidden=hidden class=move || class.get() inner_html=move || markup.get()></li> }
 }
 
 #[component]
@@ -254,44 +297,7 @@ pub fn Stack() -> impl IntoView {
             <HeldHeight class="stack-room">
                 <ol class="stack" role="list" aria-label="Divergence stack">
                     <For each=move || items.get() key=Item::key let:item>
-                        {match item {
-                            Item::Live(key) => {
-                                // A memo: a step that leaves this frame as it was (most
-                                // steps, for the outer frames) does not touch its element.
-                                let frame: Signal<Option<FrameView>> = Memo::new(move |_| {
-                                    frames_memo
-                                        .with(|all| {
-                                            all.len()
-                                                .checked_sub(key.position)
-                                                .and_then(|i| all.get(i).cloned())
-                                        })
-                                })
-                                .into();
-                                let kind = move || frame.with(|f| f.as_ref().map_or("", |f| f.kind));
-                                let enters = move || entering_keys.with(|keys| keys.contains(&key));
-                                view! {
-                                    <li
-                                        role="listitem"
-                                        class=move || format!("frame frame-{}", kind())
-                                        class:entering=enters
-                                    >
-                                        {frame_body(frame)}
-                                    </li>
-                                }
-                                    .into_any()
-                            }
-                            Item::Leaving { frame, .. } => {
-                                let class = format!("frame frame-{} leaving", frame.kind);
-                                let frame = Signal::stored(Some(frame));
-                                // Gone from the stack: not a list item for assistive technology.
-                                view! {
-                                    <li role="none" aria-hidden="true" class=class>
-                                        {frame_body(frame)}
-                                    </li>
-                                }
-                                    .into_any()
-                            }
-                        }}
+                        {frame_element(item, frames_memo, entering_keys)}
                     </For>
                 </ol>
                 <Show when=move || frames().is_empty() && ctx.with(|s| s.wave_width() > 0)>
@@ -327,6 +333,39 @@ mod tests {
             .iter()
             .map(|i| (i.position(), matches!(i, Item::Leaving { .. })))
             .collect()
+    }
+
+    #[test]
+    fn a_frame_is_written_out_with_every_mask_and_its_text_escaped() {
+        let mut looping = frame("loop", 3, 9);
+        looping.iterations = Some(1);
+        looping.masks.push(MaskRow {
+            name: "break",
+            lanes: vec![false, true],
+            text: "1 <b>&".to_string(),
+        });
+        let markup = frame_markup(&looping);
+        assert!(
+            markup.starts_with(
+                "<span class=\"frame-kind\">loop</span>\
+                 <span class=\"frame-where\"> line 3, iteration 2</span>\
+                 <span class=\"frame-reconverge\"> · reconverges at line 9</span>\
+                 <div class=\"masks\"><div class=\"mask mask-entry\">"
+            ),
+            "{markup}"
+        );
+        // One row per mask, in order, each a name, a strip and the lanes as text.
+        let entry = markup.find("mask-entry").unwrap_or(usize::MAX);
+        let broken = markup.find("mask-break").unwrap_or(0);
+        assert!(entry < broken, "{markup}");
+        assert_eq!(markup.matches("class=\"strip\"").count(), 2, "{markup}");
+        assert_eq!(markup.matches("--lanes: 2;").count(), 2, "{markup}");
+        assert!(
+            markup.ends_with("<span class=\"mask-text\">1 &lt;b&gt;&amp;</span></div></div>"),
+            "{markup}"
+        );
+        // An if frame has no iteration.
+        assert!(frame_markup(&frame("if", 5, 7)).contains("> line 5</span>"));
     }
 
     #[test]

@@ -510,17 +510,20 @@ test('a step updates the mask rows of a frame that stays in place', async ({ pag
   await expect(loop).toHaveCount(1);
   const strip = loop.locator('.mask-break .strip');
   const text = loop.locator('.mask-break .mask-text');
-  // Tag the strip: a step that built the rows again would lose the tag.
-  await strip.evaluate((el) => { el.dataset.kept = 'yes'; });
+  // Tag the frame's element: a step that built the frame again (and so slid it in again at
+  // teaching speed) would lose the tag.
+  await loop.evaluate((el) => { el.dataset.kept = 'yes'; });
   const before = await text.textContent();
   const image = await strip.evaluate((el) => el.style.backgroundImage);
+  expect(image).not.toBe('');
   for (let i = 0; i < 30 && (await text.textContent()) === before; i++) await step(page);
   expect(await text.textContent()).not.toBe(before);
-  await expect(strip).toHaveAttribute('data-kept', 'yes');
-  // The strip follows its mask (a lane that broke is drawn on).
+  await expect(loop).toHaveAttribute('data-kept', 'yes');
+  // The strip follows its mask (a lane that broke is drawn on), its tiles one per lane.
   const after = await strip.evaluate((el) => el.style.backgroundImage);
   expect(after).not.toBe(image);
   expect(after).toContain('var(--active)');
+  expect(await strip.evaluate((el) => el.style.getPropertyValue('--lanes').trim())).toBe('8');
 });
 
 // A mask's lane list wraps between ranges, never inside one ("0-" over "63"), so a frame keeps

@@ -259,7 +259,7 @@ fn image_source(url: &str, address: Option<&PackAddress>) -> Option<String> {
 }
 
 /// Appends `text` with every character that could open markup or end an attribute escaped.
-pub(crate) fn escape_into(out: &mut String, text: &str) {
+pub fn escape_into(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
