@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::{use_ctx, Ctx};
 use wave_session::examples::ComparePair;
-use wave_session::Session;
+use wave_session::{AutosaveWork, Session};
 
 /// Which of the two runs a context drives (a single run is run A).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,11 +42,11 @@ impl Pair {
     }
 
     /// The autosave of both runs (`None` when the page is gone).
-    pub fn autosave_text(&self) -> Option<String> {
+    pub fn autosave_work(&self) -> Option<AutosaveWork> {
         let b = self.b.session;
         self.a
             .session
-            .try_with_value(|a| b.try_with_value(|b| a.autosave_compared(b, self.lesson())))
+            .try_with_value(|a| b.try_with_value(|b| a.autosave_work_compared(b, self.lesson())))
             .flatten()
     }
 

@@ -48,7 +48,9 @@ use timing::{post_task, Detail};
 use wave_session::pacer::{autoplay_delay_ms, run_outcome, Pacer, Ticket};
 pub use wave_session::pacer::{AUTOPLAY_SPEEDS, RECOMPILE_DEBOUNCE_MS};
 use wave_session::recompile::{Recompile, COMPILE_SLICE_MS};
-use wave_session::{Answer, NumberFormat, PageOptions, Progress, RunProgress, Session};
+use wave_session::{
+    Answer, AutosaveWork, NumberFormat, PageOptions, Progress, RunProgress, Session,
+};
 
 /// How long after the last change the moment is autosaved.
 const AUTOSAVE_DELAY_MS: u64 = 700;
@@ -92,6 +94,8 @@ pub struct Ctx {
     pending_recompile: StoredValue<Option<TimeoutHandle>, LocalStorage>,
     /// The autosave due a moment after the last change (see [`Ctx::refresh`]).
     pending_autosave: StoredValue<Option<TimeoutHandle>, LocalStorage>,
+    /// The work this page saved last and the text it wrote (see [`Ctx::autosave`]).
+    last_autosave: StoredValue<Option<(AutosaveWork, String)>, LocalStorage>,
     /// A time-sliced run is in progress.
     pub running: RwSignal<bool>,
     /// Which run or autoplay is current, slice sizes, run timings, the result check's claim.
@@ -148,6 +152,7 @@ impl Ctx {
             source_generation: RwSignal::new(0),
             pending_recompile: StoredValue::new_local(None),
             pending_autosave: StoredValue::new_local(None),
+            last_autosave: StoredValue::new_local(None),
             running: RwSignal::new(false),
             pacer: StoredValue::new(Pacer::default()),
             run_time_ms: RwSignal::new(None),
@@ -439,19 +444,33 @@ impl Ctx {
         self.autosave();
     }
 
-    /// Keeps the work (source, configuration, and where it stands) in local storage.
+    /// Keeps the work (source, configuration, and where it stands) in local storage, unless
+    /// it is the work this page saved last and that save is still what storage holds (no
+    /// other tab has saved since): then there is nothing to write, and leaving the page, which
+    /// always saves, costs no encoding.
     pub fn autosave(&self) {
         // An embedded kernel is the course page's, not the visitor's work.
         if self.page.embed {
             return;
         }
-        let text = match self.pair.try_get_untracked().flatten() {
-            Some(pair) => pair.autosave_text(),
-            None => self.session.try_with_value(|s| s.autosave()),
+        let work = match self.pair.try_get_untracked().flatten() {
+            Some(pair) => pair.autosave_work(),
+            None => self.session.try_with_value(|s| s.autosave_work()),
         };
-        if let Some(text) = text {
-            storage_set(AUTOSAVE_KEY, &text);
+        let Some(work) = work else {
+            return;
+        };
+        let stored = self.last_autosave.try_with_value(|last| {
+            last.as_ref().is_some_and(|(saved, text)| {
+                *saved == work && storage_get(AUTOSAVE_KEY).as_deref() == Some(text.as_str())
+            })
+        });
+        if stored == Some(true) {
+            return;
         }
+        let text = work.text();
+        storage_set(AUTOSAVE_KEY, &text);
+        self.last_autosave.try_set_value(Some((work, text)));
     }
 
     /// Stops a run and autoplay.

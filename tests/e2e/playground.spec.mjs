@@ -172,6 +172,37 @@ test('reload restores the autosaved work', async ({ page }) => {
   await expectEditorText(page, mine);
 });
 
+// Leaving the page always saves; it skips the encoding and the write when storage already holds
+// this page's last save of the same work (a reload after reading a lesson costs no compression).
+test('leaving the page writes the autosave only when storage lacks this work', async ({ page }) => {
+  await page.goto('/');
+  const mine = '.kernel kept\n    halt\n.end';
+  await page.getByRole('textbox', { name: 'Kernel source' }).fill(mine);
+  await expect.poll(() => autosavedSource(page), 'the recompile autosaves the text').toBe(mine);
+  await expect(page.getByRole('status')).toHaveText('ready');
+  const key = 'wave-playground.autosave';
+  const saved = await page.evaluate((k) => localStorage.getItem(k), key);
+  // Counts the page's writes of its autosave from here on.
+  await page.evaluate((k) => {
+    window.autosaveWrites = 0;
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (name, value) {
+      if (name === k) window.autosaveWrites += 1;
+      return setItem.call(this, name, value);
+    };
+  }, key);
+  const leave = () => page.evaluate((k) => {
+    window.autosaveWrites = 0;
+    dispatchEvent(new PageTransitionEvent('pagehide'));
+    return { writes: window.autosaveWrites, stored: localStorage.getItem(k) };
+  }, key);
+  expect(await leave(), 'nothing changed since the last save').toEqual({ writes: 0, stored: saved });
+  // Another tab saved its work since: this page, left last, puts its own back (as it always did).
+  await page.evaluate((k) => localStorage.setItem(k, 'a1.another-tab'), key);
+  expect(await leave()).toEqual({ writes: 1, stored: saved });
+  expect(await leave(), 'and once it is back, nothing more').toEqual({ writes: 0, stored: saved });
+});
+
 test('the launch configuration rejects a bad wave width and nothing runs', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('tab', { name: 'Launch configuration' }).click();

@@ -69,7 +69,9 @@ pub use regions::{ElemType, RegionField, RegionForm, RegionKind};
 pub use registers::{LaneDetail, NumberFormat, TableCell, TableRow, MAX_CELL_CHARS};
 pub use run::{RunProgress, RunState};
 pub use session::{comparison, Opened, Session};
-pub use share::{LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS};
+pub use share::{
+    AutosaveWork, LinkError, AUTOSAVE_VERSION, LINK_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS,
+};
 pub use shown_wave_run::ShownWaveRun;
 pub use source_view::{
     cache_hint_names, highlight_lines, mnemonic_table, special_register_names, utf16_offsets,

@@ -96,7 +96,7 @@ pub(crate) enum MotionKind {
 
 /// A moment of a run a link or autosave names: the step, the selected wave and lane, the
 /// timeline's zoom, and whether the run had trapped there.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Moment {
     pub(crate) steps: u64,
     pub(crate) wave: u32,

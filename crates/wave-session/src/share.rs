@@ -132,7 +132,7 @@ fn is_zero(value: &u64) -> bool {
 }
 
 /// What autosave keeps: the work, not the moment.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 pub(crate) struct AutosavePayload {
     pub(crate) source: String,
     pub(crate) form: ConfigForm,
@@ -152,6 +152,34 @@ pub(crate) struct AutosavePayload {
     /// The pack lesson the work came from, as in [`SharePayload::lesson`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) lesson: Option<String>,
+}
+
+impl PartialEq for AutosavePayload {
+    fn eq(&self, other: &Self) -> bool {
+        // Run B is JSON text, written by `second_run` from a payload: equal texts, equal runs.
+        let b = |payload: &Self| payload.b.as_deref().map(RawValue::get).map(str::to_owned);
+        self.source == other.source
+            && self.form == other.form
+            && self.check == other.check
+            && self.example == other.example
+            && self.moment == other.moment
+            && self.pair == other.pair
+            && self.lesson == other.lesson
+            && b(self) == b(other)
+    }
+}
+
+/// The work an autosave keeps, before it is encoded (encoding compresses it, the costly part
+/// of a save). Equal works encode to equal texts, so the page can skip a save of the work it
+/// saved last.
+#[derive(Clone, PartialEq)]
+pub struct AutosaveWork(pub(crate) AutosavePayload);
+
+impl AutosaveWork {
+    /// The text to keep in local storage.
+    pub fn text(&self) -> String {
+        encode(AUTOSAVE_VERSION, &self.0)
+    }
 }
 
 /// A payload that may carry a second run under the field `b`.

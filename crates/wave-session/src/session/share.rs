@@ -4,8 +4,8 @@
 use crate::examples::compare_pair;
 use crate::run::{Moment, RunState};
 use crate::share::{
-    decode_runs, encode, second_run, AutosavePayload, LinkError, SharePayload, AUTOSAVE_VERSION,
-    LINK_VERSION, MAX_LINK_STEPS,
+    decode_runs, encode, second_run, AutosavePayload, AutosaveWork, LinkError, SharePayload,
+    AUTOSAVE_VERSION, LINK_VERSION, MAX_LINK_STEPS,
 };
 
 use super::Session;
@@ -140,16 +140,26 @@ impl Session {
 
     /// The work to keep in local storage: source and configuration.
     pub fn autosave(&self) -> String {
-        encode(AUTOSAVE_VERSION, &self.autosave_payload())
+        self.autosave_work().text()
+    }
+
+    /// The work to keep in local storage, not yet encoded (see [`AutosaveWork`]).
+    pub fn autosave_work(&self) -> AutosaveWork {
+        AutosaveWork(self.autosave_payload())
     }
 
     /// The work of compare mode to keep in local storage: this session as run A and `b` as run
     /// B, each as [`Session::autosave`] keeps it, and the lesson pair they came from.
     pub fn autosave_compared(&self, b: &Session, pair: Option<&str>) -> String {
+        self.autosave_work_compared(b, pair).text()
+    }
+
+    /// [`Session::autosave_compared`]'s work, not yet encoded (see [`AutosaveWork`]).
+    pub fn autosave_work_compared(&self, b: &Session, pair: Option<&str>) -> AutosaveWork {
         let mut payload = self.autosave_payload();
         payload.b = second_run(&b.autosave_payload());
         payload.pair = pair.map(str::to_string);
-        encode(AUTOSAVE_VERSION, &payload)
+        AutosaveWork(payload)
     }
 
     fn autosave_payload(&self) -> AutosavePayload {

@@ -134,6 +134,31 @@ fn autosave_round_trips_and_rejects_share_links() {
 }
 
 #[test]
+fn equal_autosave_works_are_the_same_text_and_any_change_is_a_new_work() {
+    let mut a = lesson("loop-exit");
+    let b = lesson("if-else");
+    let before = a.autosave_work();
+    assert!(before == a.autosave_work(), "nothing changed");
+    assert_eq!(before.text(), a.autosave());
+    // A step moves the moment, an edit the source: either is new work to save.
+    a.step();
+    let stepped = a.autosave_work();
+    assert!(stepped != before);
+    assert_eq!(stepped.text(), a.autosave());
+    a.set_source(&format!("{}\n", a.source()));
+    assert!(a.autosave_work() != stepped);
+    // Compare mode: run B and the lesson pair are part of the work.
+    let both = a.autosave_work_compared(&b, None);
+    assert!(both != a.autosave_work());
+    assert_eq!(both.text(), a.autosave_compared(&b, None));
+    let mut stepped_b = lesson("if-else");
+    stepped_b.step();
+    assert!(a.autosave_work_compared(&stepped_b, None) != both);
+    assert!(a.autosave_work_compared(&b, Some("branch-vs-select")) != both);
+    assert!(a.autosave_work_compared(&b, None) == both);
+}
+
+#[test]
 fn a_link_to_broken_source_still_restores_the_text() {
     let mut s = lesson("if-else");
     s.set_source("this is not a kernel");
