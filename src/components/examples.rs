@@ -10,6 +10,7 @@ use wave_session::examples::{
     compare_pair, compare_pairs, example, examples, lesson_prose_html, next_lesson, COMPARE_TOPIC,
     TOPICS,
 };
+use wave_session::pack::escape_into;
 use wave_session::{Progress, Session};
 
 /// A lesson's menu entry: its title, marked done and with its score when it has one.
@@ -25,6 +26,54 @@ fn menu_title(title: &str, id: &str, progress: &Progress) -> String {
         text.push_str(&format!(" ({} of {} right)", score.right, score.asked()));
     }
     text
+}
+
+/// The menu's options as markup: "Examples…", one group per topic with its lessons marked done
+/// and scored from `progress`, then the lesson pairs; `current` (an example's or a pair's id,
+/// or none) selected. Written out rather than built as views: about fifty options, each of
+/// which would otherwise be a reactive view of its own for a text that changes only when a
+/// lesson is done.
+fn menu_markup(progress: &Progress, current: &str) -> String {
+    let mut out = String::with_capacity(4096);
+    push_option(&mut out, "", "Examples…", current);
+    for topic in TOPICS {
+        let entries = examples()
+            .iter()
+            .filter(|e| e.topic == topic)
+            .map(|e| (e.id, menu_title(e.title, e.id, progress)));
+        push_group(&mut out, topic, entries, current);
+    }
+    let pairs = compare_pairs();
+    let entries = pairs.iter().map(|pair| (pair.id, pair.title.to_string()));
+    push_group(&mut out, COMPARE_TOPIC, entries, current);
+    out
+}
+
+fn push_group<'a>(
+    out: &mut String,
+    label: &str,
+    entries: impl Iterator<Item = (&'a str, String)>,
+    current: &str,
+) {
+    out.push_str("<optgroup label=\"");
+    escape_into(out, label);
+    out.push_str("\">");
+    for (id, text) in entries {
+        push_option(out, id, &text, current);
+    }
+    out.push_str("</optgroup>");
+}
+
+fn push_option(out: &mut String, id: &str, text: &str, current: &str) {
+    out.push_str("<option value=\"");
+    escape_into(out, id);
+    out.push('"');
+    if id == current {
+        out.push_str(" selected");
+    }
+    out.push('>');
+    escape_into(out, text);
+    out.push_str("</option>");
 }
 
 #[component]
@@ -47,45 +96,16 @@ pub fn ExamplePicker() -> impl IntoView {
             ctx.alert.set(None);
         }
     };
+    // The options carry the selection too: writing them again (a lesson done) keeps it.
+    let options = move || ctx.progress.with(|p| menu_markup(p, current.get()));
     view! {
         <select
             class="select examples"
             aria-label="Examples"
+            inner_html=options
             prop:value=move || current.get()
             on:change=on_change
-        >
-            <option value="">"Examples…"</option>
-            {TOPICS
-                .iter()
-                .map(|topic| {
-                    let entries: Vec<_> = examples()
-                        .iter()
-                        .filter(|e| e.topic == *topic)
-                        .map(|e| (e.id, e.title))
-                        .collect();
-                    view! {
-                        <optgroup label=*topic>
-                            {entries
-                                .into_iter()
-                                .map(|(id, title)| {
-                                    view! {
-                                        <option value=id>
-                                            {move || ctx.progress.with(|p| menu_title(title, id, p))}
-                                        </option>
-                                    }
-                                })
-                                .collect_view()}
-                        </optgroup>
-                    }
-                })
-                .collect_view()}
-            <optgroup label=COMPARE_TOPIC>
-                {compare_pairs()
-                    .into_iter()
-                    .map(|pair| view! { <option value=pair.id>{pair.title}</option> })
-                    .collect_view()}
-            </optgroup>
-        </select>
+        ></select>
     }
 }
 
@@ -216,5 +236,48 @@ pub fn CheckReport() -> impl IntoView {
                 {move || report().unwrap_or_default()}
             </p>
         </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::menu_markup;
+    use wave_session::examples::{compare_pairs, examples, COMPARE_TOPIC, TOPICS};
+    use wave_session::Progress;
+
+    #[test]
+    fn the_menu_lists_every_example_by_topic_then_the_pairs_with_the_current_one_selected() {
+        let first = &examples()[0];
+        let mut progress = Progress::default();
+        progress.mark_done(&format!("example:{}", first.id));
+        progress.record_answer(&format!("example:{}", first.id), Some(true));
+        let markup = menu_markup(&progress, first.id);
+        assert!(markup.starts_with("<option value=\"\">Examples…</option><optgroup label=\""));
+        // One option per example and per pair, each once, and one selected.
+        let options = markup.matches("<option ").count();
+        assert_eq!(options, 1 + examples().len() + compare_pairs().len());
+        for example in examples() {
+            let value = format!("<option value=\"{}\"", example.id);
+            assert_eq!(markup.matches(&value).count(), 1, "{value}");
+        }
+        assert_eq!(markup.matches(" selected").count(), 1);
+        let selected = format!(
+            "<option value=\"{}\" selected>✓ {} (1 of 1 right)</option>",
+            first.id, first.title
+        );
+        assert!(markup.contains(&selected), "{markup}");
+        // The groups in the menu's order, the pairs last.
+        let at = |label: &str| markup.find(&format!("<optgroup label=\"{label}\">"));
+        let groups: Vec<_> = TOPICS
+            .iter()
+            .chain([&COMPARE_TOPIC])
+            .map(|t| at(t))
+            .collect();
+        assert!(groups.iter().all(Option::is_some), "{groups:?}");
+        assert!(groups.windows(2).all(|w| w[0] < w[1]), "{groups:?}");
+        // No example picked: the placeholder is the selection.
+        let none = menu_markup(&Progress::default(), "");
+        assert!(none.starts_with("<option value=\"\" selected>Examples…</option>"));
+        assert!(!none.contains('✓'));
     }
 }
