@@ -100,6 +100,9 @@ pub fn App() -> impl IntoView {
     ctx.alert.set(alert);
     provide_context(ctx);
     crate::components::first_frame::watch();
+    // The work as opened is saved once the first frame is drawn and the browser is idle: leaving
+    // the page unchanged (a reload) then finds it saved and encodes and writes nothing.
+    crate::components::first_frame::after_first_frame(move || ctx.autosave());
     crate::components::lessons::provide_packs(ctx, &link_state());
     // A link or autosave heading for a step gets there in slices, like Run (the page answers
     // meanwhile, and Pause stops it where it is).

@@ -10,7 +10,7 @@ use wave_session::examples::{
     compare_pair, compare_pairs, example, examples, lesson_prose_html, next_lesson, COMPARE_TOPIC,
     TOPICS,
 };
-use wave_session::pack::escape_into;
+use wave_session::markup::escape_into;
 use wave_session::{Progress, Session};
 
 /// A lesson's menu entry: its title, marked done and with its score when it has one.
@@ -30,9 +30,9 @@ fn menu_title(title: &str, id: &str, progress: &Progress) -> String {
 
 /// The menu's options as markup: "Examples…", one group per topic with its lessons marked done
 /// and scored from `progress`, then the lesson pairs; `current` (an example's or a pair's id,
-/// or none) selected. Written out rather than built as views: about fifty options, each of
-/// which would otherwise be a reactive view of its own for a text that changes only when a
-/// lesson is done.
+/// or none) selected. Written out rather than built as views: one view per option, each with a
+/// reactive text, cost more code and start-up work than the options themselves, for texts that
+/// change only when a lesson is done.
 fn menu_markup(progress: &Progress, current: &str) -> String {
     let mut out = String::with_capacity(4096);
     push_option(&mut out, "", "Examples…", current);
@@ -96,8 +96,13 @@ pub fn ExamplePicker() -> impl IntoView {
             ctx.alert.set(None);
         }
     };
-    // The options carry the selection too: writing them again (a lesson done) keeps it.
-    let options = move || ctx.progress.with(|p| menu_markup(p, current.get()));
+    // Written again only when a lesson's tick or score changes; a pick moves the selection by
+    // `prop:value` and leaves the options as they are (a screen reader keeps its place). The
+    // options carry the selection, so writing them again keeps it.
+    let options = move || {
+        ctx.progress
+            .with(|p| menu_markup(p, current.get_untracked()))
+    };
     view! {
         <select
             class="select examples"

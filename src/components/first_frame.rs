@@ -8,6 +8,7 @@
 //! input that comes meanwhile is answered first. Parts above the kernel stay: the preview
 //! shows them before the wasm, and building them later would move the kernel's text.
 
+use std::rc::Rc;
 use std::time::Duration;
 
 use super::timing::post_task;
@@ -33,16 +34,23 @@ pub fn watch() {
             drawn.set(true);
         }
     };
-    // A task queued by the frame's callback runs once that frame has been drawn; a browser
-    // without idle callbacks (WebKit) builds the table then.
+    after_first_frame(mark);
+    post_task(move || set_timeout(mark, AT_MOST_AFTER));
+}
+
+/// Runs `f` once the next frame has been drawn and the browser is idle: a task queued by the
+/// frame's callback runs once that frame has been drawn; a browser without idle callbacks
+/// (WebKit) runs `f` then. Nothing runs in a window that draws no frames.
+pub fn after_first_frame(f: impl Fn() + 'static) {
+    let f = Rc::new(f);
     request_animation_frame(move || {
         post_task(move || {
-            if request_idle_callback_with_handle(mark).is_err() {
-                mark();
+            let idle = Rc::clone(&f);
+            if request_idle_callback_with_handle(move || idle()).is_err() {
+                f();
             }
         })
     });
-    post_task(move || set_timeout(mark, AT_MOST_AFTER));
 }
 
 /// Whether the page's first frame has been drawn (tracked). True where the app did not start

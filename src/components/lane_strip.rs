@@ -4,7 +4,7 @@
 //! these; as 64 elements each they would be most of the stack's style, layout and paint work when
 //! a frame is pushed or popped.
 
-use wave_session::pack::escape_into;
+use wave_session::markup::escape_into;
 
 /// Appends the strip of `lanes` (on or off) to `out`, as markup.
 pub fn push_strip(out: &mut String, lanes: &[bool]) {

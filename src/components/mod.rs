@@ -197,6 +197,8 @@ impl Ctx {
             pair: self.pair,
             focused: self.focused,
             lesson: self.lesson,
+            // Either run saves the pair's work under one key: one record of the last save.
+            last_autosave: self.last_autosave,
             ..fresh
         }
     }
@@ -438,10 +440,15 @@ impl Ctx {
 
     /// Saves now, and drops the save [`Ctx::refresh`] had scheduled.
     pub fn autosave_now(&self) {
+        self.cancel_autosave();
+        self.autosave();
+    }
+
+    /// Drops the save [`Ctx::refresh`] had scheduled.
+    pub fn cancel_autosave(&self) {
         if let Some(Some(pending)) = self.pending_autosave.try_update_value(|p| p.take()) {
             pending.clear();
         }
-        self.autosave();
     }
 
     /// Keeps the work (source, configuration, and where it stands) in local storage, unless

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use super::held_height::HeldHeight;
 use super::lane_strip::push_strip;
 use super::{now_ms, use_ctx, HeldNote};
-use wave_session::pack::escape_into;
+use wave_session::markup::escape_into;
 use wave_session::FrameView;
 
 /// How long the CSS `frame-in` and `frame-leave` animations last, in ms (keep in step with
@@ -152,7 +152,7 @@ fn reduced_motion() -> bool {
 /// A frame's content (kind, where, reconvergence line, one row per mask) as markup, set as its
 /// element's inner HTML. Written out rather than built from reactive views: a frame's content
 /// changes as a whole (a step that changes it changes its masks), and a string per frame costs
-/// far less code and time than a reactive view per frame and per mask row, which pushing and
+/// less code and reactive work than a view per frame and per mask row, which pushing and
 /// popping frames would build and drop. Every text is escaped; the strip is decoration.
 fn frame_markup(frame: &FrameView) -> String {
     let mut out = String::with_capacity(256 + frame.masks.len() * 320);

@@ -172,16 +172,13 @@ test('reload restores the autosaved work', async ({ page }) => {
   await expectEditorText(page, mine);
 });
 
-// Leaving the page always saves; it skips the encoding and the write when storage already holds
-// this page's last save of the same work (a reload after reading a lesson costs no compression).
+// Leaving the page always saves; it skips the encoding and the write when this page has saved the
+// same work already and storage still holds that save.
 test('leaving the page writes the autosave only when storage lacks this work', async ({ page }) => {
   await page.goto('/');
-  const mine = '.kernel kept\n    halt\n.end';
-  await page.getByRole('textbox', { name: 'Kernel source' }).fill(mine);
-  await expect.poll(() => autosavedSource(page), 'the recompile autosaves the text').toBe(mine);
-  await expect(page.getByRole('status')).toHaveText('ready');
   const key = 'wave-playground.autosave';
-  const saved = await page.evaluate((k) => localStorage.getItem(k), key);
+  // The work as opened is saved once the page is idle after its first frame.
+  await expect.poll(() => autosavedSource(page), 'the opened work is saved').not.toBeNull();
   // Counts the page's writes of its autosave from here on.
   await page.evaluate((k) => {
     window.autosaveWrites = 0;
@@ -196,11 +193,30 @@ test('leaving the page writes the autosave only when storage lacks this work', a
     dispatchEvent(new PageTransitionEvent('pagehide'));
     return { writes: window.autosaveWrites, stored: localStorage.getItem(k) };
   }, key);
+  const opened = await page.evaluate((k) => localStorage.getItem(k), key);
+  expect(await leave(), 'a page left as it opened').toEqual({ writes: 0, stored: opened });
+  const mine = '.kernel kept\n    halt\n.end';
+  await page.getByRole('textbox', { name: 'Kernel source' }).fill(mine);
+  await expect.poll(() => autosavedSource(page), 'the recompile autosaves the text').toBe(mine);
+  await expect(page.getByRole('status')).toHaveText('ready');
+  const saved = await page.evaluate((k) => localStorage.getItem(k), key);
   expect(await leave(), 'nothing changed since the last save').toEqual({ writes: 0, stored: saved });
   // Another tab saved its work since: this page, left last, puts its own back (as it always did).
   await page.evaluate((k) => localStorage.setItem(k, 'a1.another-tab'), key);
   expect(await leave()).toEqual({ writes: 1, stored: saved });
   expect(await leave(), 'and once it is back, nothing more').toEqual({ writes: 0, stored: saved });
+  // New work (a step) with the last save still in storage: leaving saves it. The step and the
+  // leaving come in one task, before the save a step schedules could run.
+  const stepButton = await page.getByRole('button', { name: 'Step', exact: true }).elementHandle();
+  const stepThenLeave = await page.evaluate(([k, button]) => {
+    window.autosaveWrites = 0;
+    button.click();
+    dispatchEvent(new PageTransitionEvent('pagehide'));
+    return { writes: window.autosaveWrites, stored: localStorage.getItem(k) };
+  }, [key, stepButton]);
+  expect(stepThenLeave.writes).toBe(1);
+  expect(stepThenLeave.stored).not.toBe(saved);
+  expect((await autosaved(page)).moment?.steps).toBe(1);
 });
 
 test('the launch configuration rejects a bad wave width and nothing runs', async ({ page }) => {
@@ -555,6 +571,28 @@ test('a step updates the mask rows of a frame that stays in place', async ({ pag
   expect(after).not.toBe(image);
   expect(after).toContain('var(--active)');
   expect(await strip.evaluate((el) => el.style.getPropertyValue('--lanes').trim())).toBe('8');
+});
+
+test('a step that leaves a frame as it was does not write its content again', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'break-in-if');
+  await expect(page.getByRole('status')).toHaveText('ready');
+  const loop = frames(page).filter({ hasText: /^loop/ });
+  for (let i = 0; i < 20 && (await loop.count()) === 0; i++) await step(page);
+  await expect(loop).toHaveCount(1);
+  // Over the steps inside the loop, those that leave the loop frame's text as it was (the if
+  // frame pushed and popped above it, registers changing) must leave its content's elements.
+  let unchanged = 0;
+  for (let i = 0; i < 12; i++) {
+    const before = await loop.textContent();
+    await loop.locator('.frame-kind').evaluate((el) => { el.dataset.kept = 'yes'; });
+    await step(page);
+    if ((await loop.count()) === 0) break;
+    if ((await loop.textContent()) !== before) continue;
+    unchanged += 1;
+    await expect(loop.locator('.frame-kind')).toHaveAttribute('data-kept', 'yes');
+  }
+  expect(unchanged).toBeGreaterThan(2);
 });
 
 // A mask's lane list wraps between ranges, never inside one ("0-" over "63"), so a frame keeps

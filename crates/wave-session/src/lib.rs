@@ -22,6 +22,7 @@ mod export_timeline;
 mod export_trace;
 mod form;
 mod lanes;
+pub mod markup;
 mod memory_view;
 mod open_file;
 pub mod pacer;

@@ -131,8 +131,8 @@ fn is_zero(value: &u64) -> bool {
     *value == 0
 }
 
-/// What autosave keeps: the work, not the moment.
-#[derive(Clone, Serialize, Deserialize)]
+/// What autosave keeps: the work, and where it stood.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct AutosavePayload {
     pub(crate) source: String,
     pub(crate) form: ConfigForm,
@@ -156,23 +156,37 @@ pub(crate) struct AutosavePayload {
 
 impl PartialEq for AutosavePayload {
     fn eq(&self, other: &Self) -> bool {
+        // Every field named, none skipped: a field added to the payload and left out here
+        // would let a page skip saving a change to it (see `AutosaveWork`).
+        let Self {
+            source,
+            form,
+            check,
+            example,
+            moment,
+            b,
+            pair,
+            lesson,
+        } = self;
         // Run B is JSON text, written by `second_run` from a payload: equal texts, equal runs.
-        let b = |payload: &Self| payload.b.as_deref().map(RawValue::get).map(str::to_owned);
-        self.source == other.source
-            && self.form == other.form
-            && self.check == other.check
-            && self.example == other.example
-            && self.moment == other.moment
-            && self.pair == other.pair
-            && self.lesson == other.lesson
-            && b(self) == b(other)
+        fn json(b: &Option<Box<RawValue>>) -> Option<&str> {
+            b.as_deref().map(RawValue::get)
+        }
+        *source == other.source
+            && *form == other.form
+            && *check == other.check
+            && *example == other.example
+            && *moment == other.moment
+            && json(b) == json(&other.b)
+            && *pair == other.pair
+            && *lesson == other.lesson
     }
 }
 
 /// The work an autosave keeps, before it is encoded (encoding compresses it, the costly part
 /// of a save). Equal works encode to equal texts, so the page can skip a save of the work it
 /// saved last.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct AutosaveWork(pub(crate) AutosavePayload);
 
 impl AutosaveWork {

@@ -23,7 +23,6 @@ use wave_engine::{LaunchField, LaunchSpec};
 use crate::form::ConfigForm;
 
 pub use address::PackAddress;
-pub use render::escape_into;
 #[cfg(test)]
 pub(crate) use write::launch_lines;
 pub use write::{kernel_pack, pack_markdown};

@@ -12,6 +12,7 @@
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Tag, TagEnd};
 
 use super::PackAddress;
+use crate::markup::escape_into;
 
 /// Writes `events` (prose only: the pack's structure is already taken out) as inert HTML.
 pub(crate) fn render<'a>(
@@ -255,20 +256,6 @@ fn image_source(url: &str, address: Option<&PackAddress>) -> Option<String> {
                 .then_some(read)
         }
         Some(_) => None,
-    }
-}
-
-/// Appends `text` with every character that could open markup or end an attribute escaped.
-pub fn escape_into(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
     }
 }
 

@@ -2,7 +2,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 
 use super::lesson;
-use crate::{LinkError, RunState, Session, MAX_LINK_CHARS};
+use crate::{Check, LinkError, RunState, Session, MAX_LINK_CHARS};
 
 fn encoded(tag: &str, raw: &[u8]) -> String {
     let compressed = miniz_oxide::deflate::compress_to_vec(raw, 6);
@@ -135,27 +135,49 @@ fn autosave_round_trips_and_rejects_share_links() {
 
 #[test]
 fn equal_autosave_works_are_the_same_text_and_any_change_is_a_new_work() {
+    // The page skips a save when the work equals its last save's: equal works, made apart,
+    // must encode to the same text.
     let mut a = lesson("loop-exit");
     let b = lesson("if-else");
-    let before = a.autosave_work();
-    assert!(before == a.autosave_work(), "nothing changed");
-    assert_eq!(before.text(), a.autosave());
-    // A step moves the moment, an edit the source: either is new work to save.
+    assert_eq!(a.autosave_work(), lesson("loop-exit").autosave_work());
+    assert_eq!(
+        a.autosave_work().text(),
+        lesson("loop-exit").autosave_work().text()
+    );
     a.step();
     let stepped = a.autosave_work();
-    assert!(stepped != before);
-    assert_eq!(stepped.text(), a.autosave());
-    a.set_source(&format!("{}\n", a.source()));
-    assert!(a.autosave_work() != stepped);
+    let restored = Session::restore_autosave(&stepped.text()).unwrap();
+    assert_eq!(
+        restored.autosave_work(),
+        stepped,
+        "the work a save restores"
+    );
+    assert_eq!(restored.autosave_work().text(), stepped.text());
+    // A step moves the moment, an edit the source, a check or a lesson is part of the work:
+    // each is new work to save.
+    assert_ne!(stepped, lesson("loop-exit").autosave_work());
+    let mut edited = lesson("loop-exit");
+    edited.step();
+    edited.set_source(&format!("{}\n", edited.source()));
+    assert_ne!(edited.autosave_work(), stepped);
+    let mut checked = lesson("loop-exit");
+    checked.step();
+    assert_eq!(checked.check(), None, "the lesson has no check");
+    checked.set_check(Some(Check::Gemm {
+        n: 2,
+        a: 0,
+        b: 16,
+        c: 32,
+    }));
+    assert_ne!(checked.autosave_work(), stepped);
     // Compare mode: run B and the lesson pair are part of the work.
     let both = a.autosave_work_compared(&b, None);
-    assert!(both != a.autosave_work());
-    assert_eq!(both.text(), a.autosave_compared(&b, None));
+    assert_ne!(both, stepped);
+    assert_eq!(both, a.autosave_work_compared(&lesson("if-else"), None));
     let mut stepped_b = lesson("if-else");
     stepped_b.step();
-    assert!(a.autosave_work_compared(&stepped_b, None) != both);
-    assert!(a.autosave_work_compared(&b, Some("branch-vs-select")) != both);
-    assert!(a.autosave_work_compared(&b, None) == both);
+    assert_ne!(a.autosave_work_compared(&stepped_b, None), both);
+    assert_ne!(a.autosave_work_compared(&b, Some("branch-vs-select")), both);
 }
 
 #[test]
