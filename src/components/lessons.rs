@@ -12,6 +12,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
+use wave_session::markup::escape_into;
 use wave_session::pack::{read_pack_at, Pack, PackAddress, PackError, MAX_INLINE_PACK_BYTES};
 use wave_session::{Progress, Session};
 
@@ -283,8 +284,73 @@ fn entry_note(progress: &Progress, key: &str) -> (bool, String) {
     (entry.done, note)
 }
 
+/// The list's items as markup: each entry a button (its index in `data-index`), ticked and
+/// scored from `progress`, the current one marked.
+fn list_markup(entries: &[ListEntry], current: Option<usize>, progress: &Progress) -> String {
+    let mut out = String::with_capacity(entries.len() * 200);
+    for (index, entry) in entries.iter().enumerate() {
+        let (done, score) = entry_note(progress, &entry.progress_key);
+        out.push_str("<li><button type=\"button\" class=\"lesson-entry\" data-index=\"");
+        out.push_str(&index.to_string());
+        out.push('"');
+        if current == Some(index) {
+            out.push_str(" aria-current=\"step\"");
+        }
+        out.push_str("><span class=\"lesson-tick\" aria-hidden=\"true\">");
+        if done {
+            out.push('✓');
+        }
+        out.push_str("</span><span class=\"lesson-name\">");
+        escape_into(&mut out, &entry.title);
+        out.push_str("</span><span class=\"visually-hidden\">");
+        if done {
+            out.push_str(" (done)");
+        }
+        out.push_str("</span><span class=\"lesson-score\">");
+        escape_into(&mut out, &score);
+        out.push_str("</span></button></li>");
+    }
+    out
+}
+
+/// Writes the list's items, the focus staying on the entry it was on (by its index): choosing
+/// an entry with the keyboard marks it current, which writes the items again.
+fn write_items(list: &web_sys::HtmlElement, markup: &str) {
+    let focused = document()
+        .active_element()
+        .filter(|element| list.contains(Some(element)))
+        .and_then(|element| element.get_attribute("data-index"));
+    list.set_inner_html(markup);
+    let button = focused
+        .and_then(|index| {
+            list.query_selector(&format!("button[data-index=\"{index}\"]"))
+                .ok()
+                .flatten()
+        })
+        .and_then(|button| button.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(button) = button {
+        let _ = button.focus();
+    }
+}
+
+/// The index of the entry a click inside the list was on.
+fn clicked_entry(event: &web_sys::MouseEvent) -> Option<usize> {
+    event
+        .target()?
+        .dyn_into::<web_sys::Element>()
+        .ok()?
+        .closest("button[data-index]")
+        .ok()??
+        .get_attribute("data-index")?
+        .parse()
+        .ok()
+}
+
 /// The list named "Lessons": the pack's title as its heading, a tick on each lesson run to its
-/// end, its score, the current lesson marked; choosing one opens it.
+/// end, its score, the current lesson marked; choosing one opens it. The items are written as
+/// markup by one effect, and one listener on the list takes the clicks: a reactive view per
+/// entry and per mark (about a hundred for the built-in lessons) cost a page that opens a
+/// lesson more start-up work than the list itself.
 #[component]
 pub fn LessonList(
     #[prop(into)] title: Signal<String>,
@@ -294,44 +360,28 @@ pub fn LessonList(
 ) -> impl IntoView {
     let ctx = use_ctx();
     let heading = ctx.id("lessons-heading");
+    let list = NodeRef::<leptos::html::Ol>::new();
+    let written = StoredValue::new(String::new());
+    Effect::new(move |_| {
+        let markup = entries.with(|e| ctx.progress.with(|p| list_markup(e, current.get(), p)));
+        let Some(list) = list.get() else {
+            return;
+        };
+        if written.with_value(|w| *w != markup) {
+            write_items(&list, &markup);
+            written.set_value(markup);
+        }
+    });
+    let on_click = move |event: web_sys::MouseEvent| {
+        if let Some(index) = clicked_entry(&event) {
+            on_pick.run(index);
+        }
+    };
     view! {
         // While comparing, each run's list is named with its run, so the landmarks stay unique.
         <nav class="lesson-list" aria-label=ctx.landmark("Lessons")>
             <h3 id=heading.clone() class="lesson-list-title">{move || title.get()}</h3>
-            <ol aria-labelledby=heading>
-                {move || {
-                    entries
-                        .get()
-                        .into_iter()
-                        .enumerate()
-                        .map(|(index, entry)| {
-                            let key = entry.progress_key.clone();
-                            let note = Memo::new(move |_| ctx.progress.with(|p| entry_note(p, &key)));
-                            view! {
-                                <li>
-                                    <button
-                                        type="button"
-                                        class="lesson-entry"
-                                        aria-current=move || {
-                                            (current.get() == Some(index)).then_some("step")
-                                        }
-                                        on:click=move |_| on_pick.run(index)
-                                    >
-                                        <span class="lesson-tick" aria-hidden="true">
-                                            {move || if note.get().0 { "✓" } else { "" }}
-                                        </span>
-                                        <span class="lesson-name">{entry.title.clone()}</span>
-                                        <span class="visually-hidden">
-                                            {move || if note.get().0 { " (done)" } else { "" }}
-                                        </span>
-                                        <span class="lesson-score">{move || note.get().1}</span>
-                                    </button>
-                                </li>
-                            }
-                        })
-                        .collect_view()
-                }}
-            </ol>
+            <ol aria-labelledby=heading node_ref=list on:click=on_click></ol>
         </nav>
     }
 }
@@ -418,5 +468,44 @@ pub fn PackNotes() -> impl IntoView {
                 />
             </details>
         </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{list_markup, ListEntry};
+    use wave_session::Progress;
+
+    fn entry(title: &str, key: &str) -> ListEntry {
+        ListEntry {
+            title: title.to_string(),
+            progress_key: key.to_string(),
+        }
+    }
+
+    #[test]
+    fn the_list_marks_the_current_entry_and_ticks_and_scores_the_done_ones() {
+        let entries = [
+            entry("If & else", "example:if-else"),
+            entry("Loops", "example:loop"),
+        ];
+        let mut progress = Progress::default();
+        progress.mark_done("example:loop");
+        progress.record_answer("example:loop", Some(false));
+        let markup = list_markup(&entries, Some(0), &progress);
+        assert_eq!(
+            markup,
+            "<li><button type=\"button\" class=\"lesson-entry\" data-index=\"0\" \
+             aria-current=\"step\"><span class=\"lesson-tick\" aria-hidden=\"true\"></span>\
+             <span class=\"lesson-name\">If &amp; else</span>\
+             <span class=\"visually-hidden\"></span><span class=\"lesson-score\"></span>\
+             </button></li>\
+             <li><button type=\"button\" class=\"lesson-entry\" data-index=\"1\">\
+             <span class=\"lesson-tick\" aria-hidden=\"true\">✓</span>\
+             <span class=\"lesson-name\">Loops</span>\
+             <span class=\"visually-hidden\"> (done)</span>\
+             <span class=\"lesson-score\">0 of 1 right</span></button></li>"
+        );
+        assert!(!list_markup(&entries, None, &progress).contains("aria-current"));
     }
 }

@@ -219,6 +219,29 @@ test('leaving the page writes the autosave only when storage lacks this work', a
   expect((await autosaved(page)).moment?.steps).toBe(1);
 });
 
+// The list's items are written again when the current lesson changes: the focus stays on the
+// entry a keyboard user chose.
+test('a lesson chosen from the list by keyboard opens and keeps the focus', async ({ page }) => {
+  await page.goto('/');
+  await pickExample(page, 'if-else');
+  const list = page.getByRole('navigation', { name: 'Lessons' });
+  await expect(list.getByRole('button', { name: /If \/ else divergence/ })).toHaveAttribute('aria-current', 'step');
+  const nested = list.getByRole('button', { name: /Nested if/ });
+  await nested.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('combobox', { name: 'Examples' })).toHaveValue('nested-if');
+  await expect(nested).toHaveAttribute('aria-current', 'step');
+  await expect(list.locator('[aria-current]')).toHaveCount(1);
+  await expect(nested).toBeFocused();
+  // And by Space, back to the first lesson.
+  await page.keyboard.press('Shift+Tab');
+  const ifElse = list.getByRole('button', { name: /If \/ else divergence/ });
+  await expect(ifElse).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('combobox', { name: 'Examples' })).toHaveValue('if-else');
+  await expect(ifElse).toBeFocused();
+});
+
 test('the launch configuration rejects a bad wave width and nothing runs', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('tab', { name: 'Launch configuration' }).click();
