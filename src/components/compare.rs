@@ -165,7 +165,7 @@ pub fn leave(ctx: Ctx) {
     pair.a.commit_source();
     pair.b.stop();
     pair.b.cancel_recompile();
-    // Run B's save, if one is due, would save its emptied session below as the work.
+    // Run B's save, if one is due, has nothing to save once the pair is gone.
     pair.b.cancel_autosave();
     ctx.focused.set(Side::A);
     ctx.lesson.set(None);

@@ -462,6 +462,9 @@ impl Ctx {
         }
         let work = match self.pair.try_get_untracked().flatten() {
             Some(pair) => pair.autosave_work(),
+            // Run B alone is never the page's work: after compare mode ends, a save it had on
+            // its way (a timer, a recompile's last slice) would put its emptied session there.
+            None if self.side == Side::B => return,
             None => self.session.try_with_value(|s| s.autosave_work()),
         };
         let Some(work) = work else {
