@@ -570,14 +570,20 @@ test('the register table shows only the lanes in view and scrolls to the others'
   await expect(header.getByRole('columnheader', { name: '62', exact: true })).toHaveClass(/selected/);
 });
 
-test('a step updates the mask rows of a frame that stays in place', async ({ page }) => {
+// The break-in-if lesson stepped until its loop frame is on the divergence stack; that frame.
+async function stepToLoopFrame(page) {
   await page.goto('/');
   await pickExample(page, 'break-in-if');
   await expect(page.getByRole('status')).toHaveText('ready');
-  // Until the loop frame is on the stack, then until its break mask changes.
   const loop = frames(page).filter({ hasText: /^loop/ });
   for (let i = 0; i < 20 && (await loop.count()) === 0; i++) await step(page);
   await expect(loop).toHaveCount(1);
+  return loop;
+}
+
+test('a step updates the mask rows of a frame that stays in place', async ({ page }) => {
+  // Until the loop frame is on the stack, then until its break mask changes.
+  const loop = await stepToLoopFrame(page);
   const strip = loop.locator('.mask-break .strip');
   const text = loop.locator('.mask-break .mask-text');
   // Tag the frame's element: a step that built the frame again (and so slid it in again at
@@ -597,12 +603,7 @@ test('a step updates the mask rows of a frame that stays in place', async ({ pag
 });
 
 test('a step that leaves a frame as it was does not write its content again', async ({ page }) => {
-  await page.goto('/');
-  await pickExample(page, 'break-in-if');
-  await expect(page.getByRole('status')).toHaveText('ready');
-  const loop = frames(page).filter({ hasText: /^loop/ });
-  for (let i = 0; i < 20 && (await loop.count()) === 0; i++) await step(page);
-  await expect(loop).toHaveCount(1);
+  const loop = await stepToLoopFrame(page);
   // Over the steps inside the loop, those that leave the loop frame's text as it was (the if
   // frame pushed and popped above it, registers changing) must leave its content's elements.
   let unchanged = 0;

@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use crate::markup::escape_into;
 use crate::shown::Shown;
 
 /// The colours of one theme.
@@ -62,20 +63,15 @@ const LANES_PER_ROW: u32 = 16;
 /// Characters per line of the wrapped caption.
 const CAPTION_CHARS: usize = 110;
 
-/// Text as XML or HTML character data, or as an attribute value in double quotes; control
-/// characters other than tabs are dropped (XML cannot hold them).
+/// Text as XML or HTML character data, or as an attribute value in double quotes
+/// ([`escape_into`]); control characters other than tabs are dropped (XML cannot hold them).
 pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c if c.is_control() && c != '\t' => {}
-            c => out.push(c),
-        }
-    }
+    let kept: String = text
+        .chars()
+        .filter(|&c| !c.is_control() || c == '\t')
+        .collect();
+    let mut out = String::with_capacity(kept.len());
+    escape_into(&mut out, &kept);
     out
 }
 
