@@ -21,6 +21,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import binaryen from 'binaryen';
+import { coldSplit } from './lib/cold-split.mjs';
 
 const staging = process.env.TRUNK_STAGING_DIR || process.argv[2];
 if (!staging) {
@@ -164,8 +166,29 @@ if (!importLoader.test(mainJs)) {
   process.exit(1);
 }
 mainJs = mainJs.replace(importLoader, `$1$2./${loaderName}$2`);
+
+// 5. The main module, optimised with its names kept (target/wasm-split/main-names.wasm, which
+// scripts/profile-start.mjs maps back to names), then cut by what the start uses
+// (scripts/lib/cold-split.mjs): a first module with the functions named in
+// scripts/start-functions.txt and a cold module with the rest, which the loader appended to the
+// main module's JavaScript (scripts/lib/cold-loader.js) fetches as the app starts.
+// `WAVE_COLD_SPLIT=0` leaves the main module whole, for scripts/profile-start.mjs.
+const namesWasm = join(work, 'main-names.wasm');
+if (release) run('wasm-opt', ['-Oz', '-ocimfs', ONE_CALLER_INLINE, '-g', join(bound, `${stem}_bg.wasm`), '-o', namesWasm]);
+else copyFileSync(join(bound, `${stem}_bg.wasm`), namesWasm);
+const profile = join(root, 'scripts', 'start-functions.txt');
+if (release && process.env.WAVE_COLD_SPLIT !== '0') {
+  const hot = new Set(readFileSync(profile, 'utf8').split('\n').filter(Boolean));
+  const parts = coldSplit(readFileSync(namesWasm), hot);
+  const coldName = `cold-${hash16(parts.cold)}.wasm`;
+  writeFileSync(join(staging, coldName), parts.cold);
+  writeFileSync(join(staging, `${stem}_bg.wasm`), parts.first);
+  mainJs = withColdLoader(mainJs, coldName);
+  loaded.push(`${coldName} (${parts.cold.length} bytes: ${parts.coldFunctions} functions, ${parts.stubs} stubs left in the first module)`);
+} else {
+  writeFileSync(join(staging, `${stem}_bg.wasm`), withoutNames(readFileSync(namesWasm)));
+}
 writeFileSync(join(staging, `${stem}.js`), mainJs);
-optimise(join(bound, `${stem}_bg.wasm`), join(staging, `${stem}_bg.wasm`));
 // wasm-bindgen's snippets (the editor's loader, inline JavaScript) are the ones Trunk copied.
 if (existsSync(join(bound, 'snippets'))) cpSync(join(bound, 'snippets'), join(staging, 'snippets'), { recursive: true });
 // The editor's bundle sits beside its loader (src/editor/load.js), which imports it when the first
@@ -204,3 +227,28 @@ index = index.replace(mainPreload, (link) => link + loaderPreload);
 writeFileSync(indexPath, index);
 const mainBytes = readFileSync(join(staging, `${stem}_bg.wasm`)).length;
 console.log(`build-split: main module ${mainBytes} bytes; loaded on use: ${loaded.join(', ') || 'none'}; loader ${loaderName}`);
+
+// The module as binaryen writes it without its name section.
+function withoutNames(bytes) {
+  const module = binaryen.readBinary(bytes);
+  binaryen.setDebugInfo(false);
+  const out = module.emitBinary();
+  module.dispose();
+  return out;
+}
+
+// wasm-bindgen's JavaScript for the first module with the cold module's loader: its `cold.load`
+// among the first module's imports, the cold module asked for just before the app starts, and the
+// loader itself appended, sharing the JavaScript's `wasm`.
+function withColdLoader(js, coldName) {
+  const importsEnd = /(\n    return \{\n        __proto__: null,\n)/;
+  const start = /(\n    )(wasm\.__wbindgen_start\(\);)/;
+  if (!importsEnd.test(js) || !start.test(js)) {
+    console.error('build-split: wasm-bindgen\'s JavaScript has no imports object or no start to add the cold module\'s loader to');
+    process.exit(1);
+  }
+  const loader = readFileSync(join(root, 'scripts', 'lib', 'cold-loader.js'), 'utf8').replace('__COLD_FILE__', JSON.stringify(`./${coldName}`));
+  return js
+    .replace(importsEnd, '$1        cold: { __proto__: null, load: coldLoadSync },\n')
+    .replace(start, '$1coldPrefetch();$1$2') + loader;
+}

@@ -1,0 +1,100 @@
+
+// The cold module's loader (scripts/lib/cold-split.mjs), appended by scripts/build-split.mjs to
+// wasm-bindgen's JavaScript for the first module, whose `wasm` (the first module's exports) it
+// shares. The cold module is fetched as soon as the first module is instantiated, and compiled and
+// instantiated once the app has started. A cold function called before then (its stub in the first
+// module calls `cold.load`) cannot wait for a promise: the module is then compiled and instantiated
+// synchronously, from the bytes if they have arrived, else from a synchronous request. If that
+// fails too, the page says so (`wave-part-missing`, index.html) and offers to reload: the call
+// cannot go on.
+const COLD_URL = new URL(__COLD_FILE__, import.meta.url);
+let coldInstance;
+let coldModule;
+let coldFetch;
+let coldBytes;
+
+function coldImports() {
+    return { primary: wasm };
+}
+
+function coldInstantiated(instance) {
+    if (coldInstance) return;
+    coldInstance = instance;
+    wasm.cold_ready.value = 1;
+}
+
+// Asked for as the app starts, while the start leaves the network idle; compiled (off the main
+// thread, but on cores the start's own compiling uses) once the page has drawn the app and the
+// browser is idle, and instantiated when compiled.
+function coldPrefetch() {
+    if (coldFetch || coldInstance) return;
+    const bytes = fetch(COLD_URL).then((response) => {
+        if (!response.ok) throw new Error(`${response.status} fetching ${COLD_URL}`);
+        return response.arrayBuffer();
+    }).then((buffer) => (coldBytes = buffer));
+    // Handled below, once the app has drawn; not an unhandled rejection meanwhile.
+    bytes.catch(() => {});
+    coldFetch = afterStart()
+        .then(() => bytes)
+        .then((buffer) => coldModule ?? WebAssembly.compile(buffer))
+        .then((module) => {
+            coldModule = module;
+            if (!coldInstance) return WebAssembly.instantiate(module, coldImports()).then(coldInstantiated);
+        })
+        .catch((error) => {
+            // Tried again, synchronously, when a cold function is first called.
+            coldFetch = undefined;
+            console.warn('the cold module did not arrive in the background:', error);
+        });
+}
+
+// Resolves once a frame has been drawn after the app's start and the browser is then idle.
+function afterStart() {
+    return new Promise((resolve) => {
+        requestAnimationFrame(() => setTimeout(() => {
+            if (typeof requestIdleCallback === 'function') requestIdleCallback(resolve, { timeout: 1000 });
+            else resolve();
+        }, 0));
+    });
+}
+
+function coldFailed(error) {
+    dispatchEvent(new CustomEvent('wave-part-missing', { detail: String(error) }));
+    return error;
+}
+
+function coldLoadSync() {
+    if (coldInstance) {
+        wasm.cold_ready.value = 1;
+        return;
+    }
+    if (!coldModule && coldBytes) {
+        try {
+            coldModule = new WebAssembly.Module(coldBytes);
+        } catch (error) {
+            throw coldFailed(error);
+        }
+    }
+    if (!coldModule) {
+        const request = new XMLHttpRequest();
+        try {
+            request.open('GET', COLD_URL, false);
+            // A synchronous request in a page cannot ask for an ArrayBuffer: the bytes come as
+            // text, one character each.
+            request.overrideMimeType('text/plain; charset=x-user-defined');
+            request.send();
+        } catch (error) {
+            throw coldFailed(error);
+        }
+        if (request.status !== 200) throw coldFailed(new Error(`${request.status} fetching ${COLD_URL}`));
+        const text = request.responseText;
+        const bytes = new Uint8Array(text.length);
+        for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+        try {
+            coldModule = new WebAssembly.Module(bytes);
+        } catch (error) {
+            throw coldFailed(error);
+        }
+    }
+    coldInstantiated(new WebAssembly.Instance(coldModule, coldImports()));
+}

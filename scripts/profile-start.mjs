@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Writes scripts/start-functions.txt: the names of the wasm functions a visit runs before the page
+// has settled, which scripts/build-split.mjs keeps in the first module (scripts/lib/cold-split.mjs
+// moves every other function to the cold module, fetched once the app is running).
+//
+// It needs a release build made without the cold split, whose main module it maps back to names:
+//   WAVE_COLD_SPLIT=0 trunk build --release --offline && node scripts/profile-start.mjs
+// (scripts/build-split.mjs keeps that module with its names in target/wasm-split/main-names.wasm).
+// Each visit is traced in headless Chromium, which compiles a wasm function when it is first called
+// and reports it (`wasm.CompileBaseline`, with the function's index): the functions compiled from
+// navigation until the page is interactive, its editor open, and a quiet second after are the
+// start's. Visits: the default page, a built-in lesson opened from its share link, the same link in
+// compare mode and embedded, each at the window size of the load budget and of a phone.
+//
+// A function the list lacks still works, only later: it is in the cold module, and calling it before
+// that module has arrived fetches it at once. So the list need not be exact, but a stale one makes the
+// first module smaller than the start needs and the start slower; scripts/test.sh checks that the
+// start compiles no function outside the list.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import binaryen from 'binaryen';
+import { chromium } from '@playwright/test';
+import { serveDist } from './lib/serve-dist.mjs';
+import { chromiumLaunchOptions } from './lib/chromium.mjs';
+import { startVisits, startFunctions } from './lib/start-visits.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const namesWasm = path.join(root, 'target', 'wasm-split', 'main-names.wasm');
+const output = path.join(root, 'scripts', 'start-functions.txt');
+
+const module = binaryen.readBinary(readFileSync(namesWasm));
+const nameOf = (index) => binaryen.getFunctionInfo(module.getFunctionByIndex(index)).name;
+
+const { server, url } = await serveDist(path.join(root, 'dist'));
+const browser = await chromium.launch(chromiumLaunchOptions());
+try {
+  const names = new Set();
+  for (const visit of await startVisits(browser, url)) {
+    const indices = await startFunctions(browser, visit);
+    for (const index of indices) names.add(nameOf(index));
+    console.log(`${visit.name}: ${indices.size} functions`);
+  }
+  if (names.has(undefined)) throw new Error('a compiled function has no name: is dist/ the build of main-names.wasm?');
+  writeFileSync(output, [...names].sort().join('\n') + '\n');
+  console.log(`${names.size} functions written to ${path.relative(root, output)}`);
+} finally {
+  await browser.close();
+  server.close();
+}
