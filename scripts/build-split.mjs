@@ -14,7 +14,9 @@
 //   3. wasm-opt optimises each module (in a release build), as Trunk does;
 //   4. the results replace Trunk's JavaScript and wasm under Trunk's hashed names; the loaded
 //      modules and `__wasm_split.js` get hashed names of their own (`NAME-<16 hex digits>`, a hash
-//      of the contents), and the page's integrity attributes are written again for the new files.
+//      of the contents), and the page's integrity attributes are written again for the new files;
+//   5. in a release build, the main module is cut again by what the start runs
+//      (scripts/lib/cold-split.mjs): a first module and a cold one, fetched as the app starts.
 // Trunk's name for the main module is a hash of cargo's output, so it changes whenever the code
 // does, as the names of the other files change with their contents.
 import { execFileSync } from 'node:child_process';
@@ -185,8 +187,10 @@ if (release && process.env.WAVE_COLD_SPLIT !== '0') {
   writeFileSync(join(staging, `${stem}_bg.wasm`), parts.first);
   mainJs = withColdLoader(mainJs, coldName);
   loaded.push(`${coldName} (${parts.cold.length} bytes: ${parts.coldFunctions} functions, ${parts.stubs} stubs left in the first module)`);
-} else {
+} else if (release) {
   writeFileSync(join(staging, `${stem}_bg.wasm`), withoutNames(readFileSync(namesWasm)));
+} else {
+  copyFileSync(namesWasm, join(staging, `${stem}_bg.wasm`));
 }
 writeFileSync(join(staging, `${stem}.js`), mainJs);
 // wasm-bindgen's snippets (the editor's loader, inline JavaScript) are the ones Trunk copied.
@@ -241,14 +245,15 @@ function withoutNames(bytes) {
 // among the first module's imports, the cold module asked for just before the app starts, and the
 // loader itself appended, sharing the JavaScript's `wasm`.
 function withColdLoader(js, coldName) {
-  const importsEnd = /(\n    return \{\n        __proto__: null,\n)/;
+  const importsObject = '\n    return {\n        __proto__: null,\n';
+  const imports = js.indexOf(importsObject, js.indexOf('function __wbg_get_imports()'));
   const start = /(\n    )(wasm\.__wbindgen_start\(\);)/;
-  if (!importsEnd.test(js) || !start.test(js)) {
+  if (!js.includes('function __wbg_get_imports()') || imports < 0 || !start.test(js)) {
     console.error('build-split: wasm-bindgen\'s JavaScript has no imports object or no start to add the cold module\'s loader to');
     process.exit(1);
   }
   const loader = readFileSync(join(root, 'scripts', 'lib', 'cold-loader.js'), 'utf8').replace('__COLD_FILE__', JSON.stringify(`./${coldName}`));
-  return js
-    .replace(importsEnd, '$1        cold: { __proto__: null, load: coldLoadSync },\n')
+  const at = imports + importsObject.length;
+  return (js.slice(0, at) + '        cold: { __proto__: null, load: coldLoadSync },\n' + js.slice(at))
     .replace(start, '$1coldPrefetch();$1$2') + loader;
 }

@@ -114,32 +114,11 @@ export function coldSplit(bytes, hot) {
   return result;
 }
 
-function functions(module) {
-  const out = [];
-  for (let i = 0; i < module.getNumFunctions(); i++) out.push(binaryen.getFunctionInfo(module.getFunctionByIndex(i)));
-  return out;
-}
-
-function globals(module) {
-  const out = [];
-  for (let i = 0; i < module.getNumGlobals(); i++) out.push(binaryen.getGlobalInfo(module.getGlobalByIndex(i)));
-  return out;
-}
-
-function tables(module) {
-  const out = [];
-  for (let i = 0; i < module.getNumTables(); i++) out.push(binaryen.getTableInfo(module.getTableByIndex(i)));
-  return out;
-}
-
-function elementSegments(module) {
-  const out = [];
-  for (let i = 0; i < module.getNumElementSegments(); i++) out.push(binaryen.getElementSegmentInfo(module.getElementSegmentByIndex(i)).name);
-  return out;
-}
-
-function exports(module) {
-  const out = [];
-  for (let i = 0; i < module.getNumExports(); i++) out.push(binaryen.getExportInfo(module.getExportByIndex(i)));
-  return out;
-}
+// A module's functions, globals, tables, element segments and exports, as binaryen describes them.
+const each = (count, at, info) => Array.from({ length: count }, (_, i) => info(at(i)));
+const functions = (m) => each(m.getNumFunctions(), (i) => m.getFunctionByIndex(i), binaryen.getFunctionInfo);
+const globals = (m) => each(m.getNumGlobals(), (i) => m.getGlobalByIndex(i), binaryen.getGlobalInfo);
+const tables = (m) => each(m.getNumTables(), (i) => m.getTableByIndex(i), binaryen.getTableInfo);
+const exports = (m) => each(m.getNumExports(), (i) => m.getExportByIndex(i), binaryen.getExportInfo);
+const elementSegments = (m) => each(m.getNumElementSegments(), (i) => m.getElementSegmentByIndex(i),
+  (segment) => binaryen.getElementSegmentInfo(segment).name);
