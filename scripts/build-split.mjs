@@ -155,6 +155,45 @@ for (const name of readdirSync(split).filter((n) => n.endsWith('.wasm') && n !==
   loader = loader.replaceAll(reference, `"./${hashed}"`);
   loaded.push(`${hashed} (${bytes.length} bytes)`);
 }
+// 5. The main module, optimised with its names kept (target/wasm-split/main-names.wasm, which
+// scripts/profile-start.mjs maps back to names), then, in a release build, cut by what the start
+// runs (scripts/lib/cold-split.mjs): a first module with the functions named in
+// scripts/start-functions.txt and a cold module with the rest, which the loader appended to the
+// main module's JavaScript (scripts/lib/cold-loader.js) fetches as the app starts.
+// `WAVE_COLD_SPLIT=0` leaves the main module whole, for scripts/profile-start.mjs.
+const namesWasm = join(work, 'main-names.wasm');
+if (release) run('wasm-opt', ['-Oz', '-ocimfs', ONE_CALLER_INLINE, '-g', join(bound, `${stem}_bg.wasm`), '-o', namesWasm]);
+else copyFileSync(join(bound, `${stem}_bg.wasm`), namesWasm);
+const coldLoader = readFileSync(join(root, 'scripts', 'lib', 'cold-loader.js'), 'utf8');
+let firstModule;
+let coldName = null;
+if (release && process.env.WAVE_COLD_SPLIT !== '0') {
+  const hot = new Set(readFileSync(join(root, 'scripts', 'start-functions.txt'), 'utf8').split('\n').filter(Boolean));
+  const parts = coldSplit(readFileSync(namesWasm), hot);
+  firstModule = parts.first;
+  coldName = `cold-${hash16(parts.cold)}.wasm`;
+  writeFileSync(join(staging, coldName), parts.cold);
+  loaded.push(`${coldName} (${parts.cold.length} bytes: ${parts.coldFunctions} functions, ${parts.stubs} stubs left in the first module)`);
+  if (parts.missing > 0) {
+    console.warn(`build-split: ${parts.missing} of the names in scripts/start-functions.txt are not in the module; make the list again (docs/development.md, "The start profile")`);
+  }
+} else if (release) {
+  firstModule = withoutNames(readFileSync(namesWasm));
+} else {
+  firstModule = readFileSync(namesWasm);
+}
+// Trunk names the main module's files by a hash of cargo's output, which the cut does not see: a
+// new list of start functions, or a new loader, would change the files under the same names,
+// which hosts let browsers keep for a year. So the cut build's files are named by what they hold.
+const finalStem = coldName === null ? stem
+  : `wave-playground-${hash16(Buffer.concat([Buffer.from(stem), firstModule, Buffer.from(coldName), Buffer.from(coldLoader)]))}`;
+const stemReference = `"./${stem}.js"`;
+if (!loader.includes(stemReference)) {
+  console.error(`build-split: __wasm_split.js does not import ${stemReference}`);
+  process.exit(1);
+}
+loader = loader.replaceAll(stemReference, `"./${finalStem}.js"`);
+
 const loaderName = `wasm-split-${hash16(loader)}.js`;
 writeFileSync(join(staging, loaderName), loader);
 
@@ -168,31 +207,13 @@ if (!importLoader.test(mainJs)) {
   process.exit(1);
 }
 mainJs = mainJs.replace(importLoader, `$1$2./${loaderName}$2`);
+if (coldName !== null) mainJs = withColdLoader(mainJs, coldName, coldLoader);
+// The default address of the module, should the page not pass one.
+mainJs = mainJs.replaceAll(`'${stem}_bg.wasm'`, `'${finalStem}_bg.wasm'`);
+for (const file of [`${stem}.js`, `${stem}_bg.wasm`]) rmSync(join(staging, file), { force: true });
+writeFileSync(join(staging, `${finalStem}_bg.wasm`), firstModule);
 
-// 5. The main module, optimised with its names kept (target/wasm-split/main-names.wasm, which
-// scripts/profile-start.mjs maps back to names), then cut by what the start uses
-// (scripts/lib/cold-split.mjs): a first module with the functions named in
-// scripts/start-functions.txt and a cold module with the rest, which the loader appended to the
-// main module's JavaScript (scripts/lib/cold-loader.js) fetches as the app starts.
-// `WAVE_COLD_SPLIT=0` leaves the main module whole, for scripts/profile-start.mjs.
-const namesWasm = join(work, 'main-names.wasm');
-if (release) run('wasm-opt', ['-Oz', '-ocimfs', ONE_CALLER_INLINE, '-g', join(bound, `${stem}_bg.wasm`), '-o', namesWasm]);
-else copyFileSync(join(bound, `${stem}_bg.wasm`), namesWasm);
-const profile = join(root, 'scripts', 'start-functions.txt');
-if (release && process.env.WAVE_COLD_SPLIT !== '0') {
-  const hot = new Set(readFileSync(profile, 'utf8').split('\n').filter(Boolean));
-  const parts = coldSplit(readFileSync(namesWasm), hot);
-  const coldName = `cold-${hash16(parts.cold)}.wasm`;
-  writeFileSync(join(staging, coldName), parts.cold);
-  writeFileSync(join(staging, `${stem}_bg.wasm`), parts.first);
-  mainJs = withColdLoader(mainJs, coldName);
-  loaded.push(`${coldName} (${parts.cold.length} bytes: ${parts.coldFunctions} functions, ${parts.stubs} stubs left in the first module)`);
-} else if (release) {
-  writeFileSync(join(staging, `${stem}_bg.wasm`), withoutNames(readFileSync(namesWasm)));
-} else {
-  copyFileSync(namesWasm, join(staging, `${stem}_bg.wasm`));
-}
-writeFileSync(join(staging, `${stem}.js`), mainJs);
+writeFileSync(join(staging, `${finalStem}.js`), mainJs);
 // wasm-bindgen's snippets (the editor's loader, inline JavaScript) are the ones Trunk copied.
 if (existsSync(join(bound, 'snippets'))) cpSync(join(bound, 'snippets'), join(staging, 'snippets'), { recursive: true });
 // The editor's bundle sits beside its loader (src/editor/load.js), which imports it when the first
@@ -206,8 +227,10 @@ if (!snippets.some((dir) => existsSync(join(staging, 'snippets', dir, 'src', 'ed
 
 // The page's integrity attributes for the two files that changed under their names.
 const indexPath = join(staging, 'index.html');
-let index = readFileSync(indexPath, 'utf8');
-for (const file of [`${stem}.js`, `${stem}_bg.wasm`]) {
+let index = readFileSync(indexPath, 'utf8')
+  .replaceAll(`./${stem}.js`, `./${finalStem}.js`)
+  .replaceAll(`./${stem}_bg.wasm`, `./${finalStem}_bg.wasm`);
+for (const file of [`${finalStem}.js`, `${finalStem}_bg.wasm`]) {
   const pattern = new RegExp(`(href="\\./${file.replaceAll('.', '\\.')}"[^>]*integrity=")[^"]*(")`);
   if (!pattern.test(index)) {
     console.error(`build-split: index.html has no integrity attribute for ${file}`);
@@ -221,16 +244,15 @@ index = index.replace(/<link rel="modulepreload" href="[^"]*\/target\/editor\/wa
 // The loader is imported by the main module's JavaScript, so without a preload link of its own
 // it is asked for only once that file has arrived and been parsed: one more round trip before
 // the app's module can run (on a repeat visit, the longest wait before the wasm is compiled).
-const mainPreload = new RegExp(`<link rel="modulepreload" href="\\./${stem.replaceAll('.', '\\.')}\\.js"[^>]*>`);
+const mainPreload = new RegExp(`<link rel="modulepreload" href="\\./${finalStem}\\.js"[^>]*>`);
 if (!mainPreload.test(index)) {
-  console.error(`build-split: index.html has no modulepreload link for ${stem}.js`);
+  console.error(`build-split: index.html has no modulepreload link for ${finalStem}.js`);
   process.exit(1);
 }
 const loaderPreload = `<link rel="modulepreload" href="./${loaderName}" crossorigin="anonymous" integrity="${sri(Buffer.from(loader))}">`;
 index = index.replace(mainPreload, (link) => link + loaderPreload);
 writeFileSync(indexPath, index);
-const mainBytes = readFileSync(join(staging, `${stem}_bg.wasm`)).length;
-console.log(`build-split: main module ${mainBytes} bytes; loaded on use: ${loaded.join(', ') || 'none'}; loader ${loaderName}`);
+console.log(`build-split: main module ${finalStem}_bg.wasm, ${firstModule.length} bytes; loaded on use: ${loaded.join(', ') || 'none'}; loader ${loaderName}`);
 
 // The module as binaryen writes it without its name section.
 function withoutNames(bytes) {
@@ -244,15 +266,15 @@ function withoutNames(bytes) {
 // wasm-bindgen's JavaScript for the first module with the cold module's loader: its `cold.load`
 // among the first module's imports, the cold module asked for just before the app starts, and the
 // loader itself appended, sharing the JavaScript's `wasm`.
-function withColdLoader(js, coldName) {
+function withColdLoader(js, coldName, coldLoader) {
   const importsObject = '\n    return {\n        __proto__: null,\n';
   const imports = js.indexOf(importsObject, js.indexOf('function __wbg_get_imports()'));
   const start = /(\n    )(wasm\.__wbindgen_start\(\);)/;
-  if (!js.includes('function __wbg_get_imports()') || imports < 0 || !start.test(js)) {
+  if (!js.includes('function __wbg_get_imports()') || imports < 0 || !start.test(js) || !js.includes('\n    wasm = instance.exports;\n')) {
     console.error('build-split: wasm-bindgen\'s JavaScript has no imports object or no start to add the cold module\'s loader to');
     process.exit(1);
   }
-  const loader = readFileSync(join(root, 'scripts', 'lib', 'cold-loader.js'), 'utf8').replace('__COLD_FILE__', JSON.stringify(`./${coldName}`));
+  const loader = coldLoader.replace('__COLD_FILE__', JSON.stringify(`./${coldName}`));
   const at = imports + importsObject.length;
   return (js.slice(0, at) + '        cold: { __proto__: null, load: coldLoadSync },\n' + js.slice(at))
     .replace(start, '$1coldPrefetch();$1$2') + loader;

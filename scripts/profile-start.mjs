@@ -13,10 +13,10 @@
 // compare mode and embedded, each at the window size of the load budget and of a phone.
 //
 // A function the list lacks still works, only later: it is in the cold module, and calling it before
-// that module has arrived fetches it at once. So the list need not be exact, but a stale one makes the
-// first module smaller than the start needs and the start slower; scripts/test.sh checks that the
-// start compiles no function outside the list.
-import { readFileSync, writeFileSync } from 'node:fs';
+// that module has arrived fetches it at once. So the list need not be exact, but a stale one makes
+// the start wait for the cold module; tests/e2e/cold-module.spec.mjs checks, in Chromium, that each
+// of these visits starts with the cold module's requests dropped.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import binaryen from 'binaryen';
@@ -29,8 +29,19 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const namesWasm = path.join(root, 'target', 'wasm-split', 'main-names.wasm');
 const output = path.join(root, 'scripts', 'start-functions.txt');
 
+// The functions' numbers are those of the whole module: a cut build's first module numbers them
+// otherwise.
+if (readdirSync(path.join(root, 'dist')).some((name) => /^cold-.*\.wasm$/.test(name))) {
+  console.error('profile-start: dist/ is a cut build; build it whole first: WAVE_COLD_SPLIT=0 trunk build --release --offline');
+  process.exit(1);
+}
 const module = binaryen.readBinary(readFileSync(namesWasm));
-const nameOf = (index) => binaryen.getFunctionInfo(module.getFunctionByIndex(index)).name;
+// Names of the module's own functions; an import (which a trace may name too) is no function of
+// the first module's to keep.
+const nameOf = (index) => {
+  const info = binaryen.getFunctionInfo(module.getFunctionByIndex(index));
+  return info.module ? null : info.name;
+};
 
 const { server, url } = await serveDist(path.join(root, 'dist'));
 const browser = await chromium.launch(chromiumLaunchOptions());
@@ -38,7 +49,10 @@ try {
   const names = new Set();
   for (const visit of await startVisits(browser, url)) {
     const indices = await startFunctions(browser, visit);
-    for (const index of indices) names.add(nameOf(index));
+    for (const index of indices) {
+      const name = nameOf(index);
+      if (name !== null) names.add(name);
+    }
     console.log(`${visit.name}: ${indices.size} functions`);
   }
   if (names.has(undefined)) throw new Error('a compiled function has no name: is dist/ the build of main-names.wasm?');

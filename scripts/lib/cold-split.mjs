@@ -21,9 +21,12 @@ import binaryen from 'binaryen';
 const PRIMARY = 'primary';
 
 // `bytes`: the optimised main module with its name section (wasm-opt -g). `hot`: the set of names
-// to keep in the first module. Returns both modules without names, and what went where.
+// to keep in the first module. Returns both modules without names, and what went where
+// (`missing`: the names in `hot` that no function of the module has).
 export function coldSplit(bytes, hot) {
   const first = binaryen.readBinary(bytes);
+  // A start function would run again as the cold module is instantiated.
+  if (first.getStart()) throw new Error('cold-split: the module has a start function');
   const cold = [];
   let keptFunctions = 0;
   for (const info of functions(first)) {
@@ -32,6 +35,10 @@ export function coldSplit(bytes, hot) {
     else cold.push(info);
   }
   if (cold.length === 0) throw new Error('cold-split: every function is in the start profile');
+  const missing = hot.size - keptFunctions;
+  // The memory's name in binaryen, which its typings do not give but its export does.
+  const memoryExport = exports(first).find((info) => info.kind === binaryen.ExternalMemory);
+  const memoryName = memoryExport?.value ?? '0';
 
   // Exported names for what the cold module imports, short to keep the export section small.
   const exportName = new Map();
@@ -58,8 +65,7 @@ export function coldSplit(bytes, hot) {
   for (const segment of elementSegments(second)) second.removeElementSegment(segment);
   for (const info of tables(second)) second.addTableImport(info.name, PRIMARY, nameFor('t', `t:${info.name}`));
   if (second.hasMemory()) {
-    const memory = second.getMemoryInfo();
-    second.addMemoryImport(memory.name ?? '0', PRIMARY, nameFor('m', `m:${memory.name ?? '0'}`));
+    second.addMemoryImport(memoryName, PRIMARY, nameFor('m', `m:${memoryName}`));
   }
   for (const name of exports(second).map((info) => info.name)) second.removeExport(name);
   second.runPasses(['remove-memory-init']);
@@ -94,7 +100,7 @@ export function coldSplit(bytes, hot) {
   for (const info of needed.functions) first.addFunctionExport(info.name, info.base);
   for (const info of needed.globals) first.addGlobalExport(info.name, info.base);
   for (const info of needed.tables) first.addTableExport(info.name, info.base);
-  if (needed.memory) first.addMemoryExport(needed.memory.name ?? '0', needed.memory.base);
+  if (needed.memory) first.addMemoryExport(memoryName, needed.memory.base);
   first.runPasses(['remove-unused-module-elements']);
 
   for (const [module, name] of [[first, 'first'], [second, 'cold']]) {
@@ -105,6 +111,7 @@ export function coldSplit(bytes, hot) {
     first: first.emitBinary(),
     cold: second.emitBinary(),
     keptFunctions,
+    missing,
     coldFunctions: cold.length,
     stubs: functions(first).filter((info) => !info.module && coldNames.has(info.name)).length,
     imports: needed.functions.length,

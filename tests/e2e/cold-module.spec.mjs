@@ -15,15 +15,21 @@ const REGENERATE = 'the start called a function outside scripts/start-functions.
   + 'again: WAVE_COLD_SPLIT=0 trunk build --release --offline && node scripts/profile-start.mjs, '
   + 'then build again';
 
-/** Records the page's errors and whether it reported a missing part. */
+/** Records the page's errors and warnings, and whether it reported a missing part. */
 function watch(page) {
   const errors = [];
+  const warnings = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
   return {
     errors,
+    warnings,
     partMissing: () => page.evaluate(() => document.body.hasAttribute('data-part-missing')),
   };
 }
+
+/** How the cold module was instantiated, by the loader's marks: "background", "at once". */
+const coldReady = (page) => page.evaluate(() => performance.getEntriesByName('wave:cold-ready').map((mark) => mark.detail));
 
 async function stepOnce(page, expected) {
   await page.getByRole('button', { name: 'Step', exact: true }).click();
@@ -34,20 +40,39 @@ test('every start the first module is made for runs without the cold module', as
   test.setTimeout(180_000);
   for (const visit of await startVisits(browser, baseURL)) {
     const context = await browser.newContext({ viewport: visit.viewport, serviceWorkers: 'block' });
-    const page = await context.newPage();
-    let asked = 0;
-    await page.route(COLD, (route) => {
-      asked += 1;
-      return route.abort('internetdisconnected');
-    });
-    const seen = watch(page);
-    await page.goto(visit.url);
-    await settle(page);
-    expect(seen.errors, `${visit.name}: ${REGENERATE}`).toEqual([]);
-    expect(await seen.partMissing(), `${visit.name}: ${REGENERATE}`).toBe(false);
-    expect(asked, `${visit.name}: the cold module is asked for as the app starts`).toBe(1);
-    await context.close();
+    try {
+      const page = await context.newPage();
+      let asked = 0;
+      await page.route(COLD, (route) => {
+        asked += 1;
+        return route.abort('internetdisconnected');
+      });
+      const seen = watch(page);
+      await page.goto(visit.url);
+      await settle(page);
+      expect(seen.errors, `${visit.name}: ${REGENERATE}`).toEqual([]);
+      expect(await seen.partMissing(), `${visit.name}: ${REGENERATE}`).toBe(false);
+      expect(asked, `${visit.name}: the cold module is asked for as the app starts`).toBe(1);
+    } finally {
+      await context.close();
+    }
   }
+});
+
+test('the cold module arrives in the background, and a Step then asks the network for nothing', async ({ page }) => {
+  const seen = watch(page);
+  let asked = 0;
+  page.on('request', (request) => { if (/\/cold-[0-9a-f]+\.wasm$/.test(request.url())) asked += 1; });
+  await page.goto('/');
+  await settle(page);
+  await expect.poll(() => coldReady(page)).toEqual(['background']);
+  await stepOnce(page, 1);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: /finished/ }).first()).toBeVisible();
+  expect(asked, 'one request for the cold module, the loader\'s').toBe(1);
+  expect(await coldReady(page)).toEqual(['background']);
+  expect(seen.errors).toEqual([]);
+  expect(seen.warnings.filter((text) => text.includes('cold module'))).toEqual([]);
 });
 
 test('a cold function called before the cold module has arrived loads it at once', async ({ page }) => {
@@ -57,18 +82,28 @@ test('a cold function called before the cold module has arrived loads it at once
   let release;
   const released = new Promise((resolve) => { release = resolve; });
   let asked = 0;
+  let answered = 0;
   await page.route(COLD, async (route) => {
     asked += 1;
     if (asked === 1) await released;
     await route.continue();
+    answered += 1;
   });
   await page.goto('/');
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
   await stepOnce(page, 1);
   expect(asked, 'Step needed the cold module and asked for it again').toBe(2);
+  expect(await coldReady(page)).toEqual(['at once']);
+  const backgroundDone = page.waitForEvent('requestfinished', (request) => /\/cold-[0-9a-f]+\.wasm$/.test(request.url()));
   release();
-  // The background load, arriving after, changes nothing: the page goes on with the module it has.
+  // The background load, arriving after, makes no second instance: the page goes on with the
+  // module it has.
+  await backgroundDone;
+  expect(answered).toBe(2);
+  // The loader's promises settle in the tasks after the response's last bytes.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
   await stepOnce(page, 2);
+  expect(await coldReady(page)).toEqual(['at once']);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: /finished/ }).first()).toBeVisible();
   expect(seen.errors).toEqual([]);
