@@ -74,6 +74,7 @@ import { serveDist } from './lib/serve-dist.mjs';
 import { benchFrame, reportFrame } from './lib/frame-cost.mjs';
 import { chromiumLaunchOptions } from './lib/chromium.mjs';
 import { median, ms, percentile } from './lib/stats.mjs';
+import { startTrace as startCdpTrace } from './lib/trace.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -346,16 +347,9 @@ const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-
 
 async function startTrace(page) {
   const cdp = await page.context().newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', ({ value }) => { for (const e of value) events.push(e); });
-  await cdp.send('Tracing.start', {
-    transferMode: 'ReportEvents',
-    traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordAsMuchAsPossible' },
-  });
+  const stop = await startCdpTrace(cdp, TRACE_CATEGORIES);
   return async () => {
-    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-    await cdp.send('Tracing.end');
-    await complete;
+    const events = await stop();
     await cdp.detach();
     return events;
   };

@@ -16,7 +16,8 @@
 //      modules and `__wasm_split.js` get hashed names of their own (`NAME-<16 hex digits>`, a hash
 //      of the contents), and the page's integrity attributes are written again for the new files;
 //   5. in a release build, the main module is cut again by what the start runs
-//      (scripts/lib/cold-split.mjs): a first module and a cold one, fetched as the app starts.
+//      (scripts/lib/cold-split.mjs): a first module and a cold one, fetched as the app starts;
+//      the first module and its JavaScript are then named by a hash of what they hold.
 // Trunk's name for the main module is a hash of cargo's output, so it changes whenever the code
 // does, as the names of the other files change with their contents.
 import { execFileSync } from 'node:child_process';
@@ -212,7 +213,6 @@ if (coldName !== null) mainJs = withColdLoader(mainJs, coldName, coldLoader);
 mainJs = mainJs.replaceAll(`'${stem}_bg.wasm'`, `'${finalStem}_bg.wasm'`);
 for (const file of [`${stem}.js`, `${stem}_bg.wasm`]) rmSync(join(staging, file), { force: true });
 writeFileSync(join(staging, `${finalStem}_bg.wasm`), firstModule);
-
 writeFileSync(join(staging, `${finalStem}.js`), mainJs);
 // wasm-bindgen's snippets (the editor's loader, inline JavaScript) are the ones Trunk copied.
 if (existsSync(join(bound, 'snippets'))) cpSync(join(bound, 'snippets'), join(staging, 'snippets'), { recursive: true });

@@ -58,6 +58,7 @@ import { chromium } from '@playwright/test';
 import { serveDist } from './lib/serve-dist.mjs';
 import { chromiumLaunchOptions } from './lib/chromium.mjs';
 import { median, ms } from './lib/stats.mjs';
+import { startTrace } from './lib/trace.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -331,21 +332,6 @@ async function readVisit(page) {
 const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8',
   'v8.execute', 'v8.wasm', 'disabled-by-default-v8.wasm.detailed', 'loading', 'blink.user_timing', '__metadata'];
 
-async function startTrace(cdp) {
-  const events = [];
-  cdp.on('Tracing.dataCollected', ({ value }) => { for (const e of value) events.push(e); });
-  await cdp.send('Tracing.start', {
-    transferMode: 'ReportEvents',
-    traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordAsMuchAsPossible' },
-  });
-  return async () => {
-    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-    await cdp.send('Tracing.end');
-    await complete;
-    return events;
-  };
-}
-
 // Which kind of main-thread work a trace event's self time is.
 function workKind(name) {
   if (name === 'wasm.CompileLazy') return 'compiling wasm functions on their first call (lazy)';
@@ -439,11 +425,11 @@ async function visit(browser, url, firstLine, profile, traced = false) {
       worker = await serviceWorkerSession(browser, url);
       workerCpu = await throttle(worker, profile, requests, 'service worker');
       await throttle(cdp, profile, requests, 'page');
-      if (traced) stopTrace = await startTrace(cdp);
+      if (traced) stopTrace = await startTrace(cdp, TRACE_CATEGORIES);
       await page.reload({ waitUntil: 'commit' });
     } else {
       await throttle(cdp, profile, requests, 'page');
-      if (traced) stopTrace = await startTrace(cdp);
+      if (traced) stopTrace = await startTrace(cdp, TRACE_CATEGORIES);
       await page.goto(url, { waitUntil: 'commit' });
     }
     const measured = await readVisit(page);

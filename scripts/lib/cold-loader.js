@@ -10,16 +10,11 @@
 const COLD_URL = new URL(__COLD_FILE__, import.meta.url);
 let coldInstance;
 let coldModule;
-let coldFetch;
 let coldBytes;
-
-function coldImports() {
-    return { primary: wasm };
-}
 
 // `how`: "background" or "at once"; a user-timing mark says which, for the tests.
 function coldInstantiate(module, how) {
-    coldInstance = new WebAssembly.Instance(module, coldImports());
+    coldInstance = new WebAssembly.Instance(module, { primary: wasm });
     wasm.cold_ready.value = 1;
     performance.mark('wave:cold-ready', { detail: how });
 }
@@ -29,14 +24,13 @@ function coldInstantiate(module, how) {
 // and the browser is idle, and instantiated at once when compiled, so that a cold function called
 // meanwhile cannot make a second instance.
 function coldPrefetch() {
-    if (coldFetch || coldInstance) return;
     const bytes = fetch(COLD_URL).then((response) => {
         if (!response.ok) throw new Error(`${response.status} fetching ${COLD_URL}`);
         return response.arrayBuffer();
     }).then((buffer) => (coldBytes = buffer));
     // Handled below, once the app has drawn; not an unhandled rejection meanwhile.
     bytes.catch(() => {});
-    coldFetch = afterStart()
+    afterStart()
         .then(() => bytes)
         .then((buffer) => coldModule ?? WebAssembly.compile(buffer))
         .then((module) => {
@@ -45,7 +39,6 @@ function coldPrefetch() {
         })
         .catch((error) => {
             // Tried again, synchronously, when a cold function is first called.
-            coldFetch = undefined;
             console.warn('the cold module did not arrive in the background:', error);
         });
 }
@@ -60,44 +53,28 @@ function afterStart() {
     });
 }
 
-function coldFailed(error) {
-    dispatchEvent(new CustomEvent('wave-part-missing', { detail: String(error) }));
-    return error;
-}
-
+// The first module's `cold.load`: the cold module, at once.
 function coldLoadSync() {
     if (coldInstance) return;
-    if (!coldModule && coldBytes) {
-        try {
-            coldModule = new WebAssembly.Module(coldBytes);
-        } catch (error) {
-            throw coldFailed(error);
-        }
-    }
-    if (!coldModule) {
-        const request = new XMLHttpRequest();
-        try {
-            request.open('GET', COLD_URL, false);
-            // A synchronous request in a page cannot ask for an ArrayBuffer: the bytes come as
-            // text, one character each.
-            request.overrideMimeType('text/plain; charset=x-user-defined');
-            request.send();
-        } catch (error) {
-            throw coldFailed(error);
-        }
-        if (request.status !== 200) throw coldFailed(new Error(`${request.status} fetching ${COLD_URL}`));
-        const text = request.responseText;
-        const bytes = new Uint8Array(text.length);
-        for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
-        try {
-            coldModule = new WebAssembly.Module(bytes);
-        } catch (error) {
-            throw coldFailed(error);
-        }
-    }
     try {
+        coldModule ??= new WebAssembly.Module(coldBytes ?? coldFetchSync());
         coldInstantiate(coldModule, 'at once');
     } catch (error) {
-        throw coldFailed(error);
+        dispatchEvent(new CustomEvent('wave-part-missing', { detail: String(error) }));
+        throw error;
     }
+}
+
+// The cold module's bytes by a synchronous request, which in a page cannot ask for an
+// ArrayBuffer: they come as text, one character each.
+function coldFetchSync() {
+    const request = new XMLHttpRequest();
+    request.open('GET', COLD_URL, false);
+    request.overrideMimeType('text/plain; charset=x-user-defined');
+    request.send();
+    if (request.status !== 200) throw new Error(`${request.status} fetching ${COLD_URL}`);
+    const text = request.responseText;
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+    return bytes;
 }

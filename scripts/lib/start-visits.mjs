@@ -1,5 +1,7 @@
 // The visits whose start decides what the first wasm module keeps (scripts/profile-start.mjs) and
 // that the test command checks run without the cold module (tests/e2e/cold-module.spec.mjs).
+import { startTrace } from './trace.mjs';
+
 const DESKTOP = { width: 1400, height: 900 };
 const PHONE = { width: 390, height: 844 };
 export const LESSON = 'if-else';
@@ -58,18 +60,10 @@ export async function startFunctions(browser, visit) {
   const context = await browser.newContext({ viewport: visit.viewport, serviceWorkers: 'block' });
   try {
     const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    const events = [];
-    cdp.on('Tracing.dataCollected', ({ value }) => { for (const e of value) events.push(e); });
-    await cdp.send('Tracing.start', {
-      transferMode: 'ReportEvents',
-      traceConfig: { includedCategories: ['v8.wasm', 'disabled-by-default-v8.wasm.detailed'], recordMode: 'recordAsMuchAsPossible' },
-    });
+    const stopTrace = await startTrace(await context.newCDPSession(page), ['v8.wasm', 'disabled-by-default-v8.wasm.detailed']);
     await page.goto(visit.url);
     await settle(page);
-    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-    await cdp.send('Tracing.end');
-    await complete;
+    const events = await stopTrace();
     return new Set(events.filter((e) => e.name === 'wasm.CompileBaseline' && e.ph === 'X').map((e) => e.args.funcIndex));
   } finally {
     await context.close();

@@ -11,6 +11,7 @@ import { settle, startVisits } from '../../scripts/lib/start-visits.mjs';
 test.use({ serviceWorkers: 'block' });
 
 const COLD = '**/cold-*.wasm';
+const isCold = (url) => /\/cold-[0-9a-f]+\.wasm$/.test(url);
 const REGENERATE = 'the start called a function outside scripts/start-functions.txt; make the list '
   + 'again: WAVE_COLD_SPLIT=0 trunk build --release --offline && node scripts/profile-start.mjs, '
   + 'then build again';
@@ -62,7 +63,7 @@ test('every start the first module is made for runs without the cold module', as
 test('the cold module arrives in the background, and a Step then asks the network for nothing', async ({ page }) => {
   const seen = watch(page);
   let asked = 0;
-  page.on('request', (request) => { if (/\/cold-[0-9a-f]+\.wasm$/.test(request.url())) asked += 1; });
+  page.on('request', (request) => { if (isCold(request.url())) asked += 1; });
   await page.goto('/');
   await settle(page);
   await expect.poll(() => coldReady(page)).toEqual(['background']);
@@ -94,7 +95,7 @@ test('a cold function called before the cold module has arrived loads it at once
   await stepOnce(page, 1);
   expect(asked, 'Step needed the cold module and asked for it again').toBe(2);
   expect(await coldReady(page)).toEqual(['at once']);
-  const backgroundDone = page.waitForEvent('requestfinished', (request) => /\/cold-[0-9a-f]+\.wasm$/.test(request.url()));
+  const backgroundDone = page.waitForEvent('requestfinished', (request) => isCold(request.url()));
   release();
   // The background load, arriving after, makes no second instance: the page goes on with the
   // module it has.
