@@ -174,7 +174,7 @@ if (release && process.env.WAVE_COLD_SPLIT !== '0') {
   firstModule = parts.first;
   coldName = `cold-${hash16(parts.cold)}.wasm`;
   writeFileSync(join(staging, coldName), parts.cold);
-  loaded.push(`${coldName} (${parts.cold.length} bytes: ${parts.coldFunctions} functions, ${parts.stubs} stubs left in the first module)`);
+  loaded.push(`${coldName} (${parts.cold.length} bytes: ${parts.coldFunctions} functions, ${parts.stubs} stubs left in the first module, ${parts.warmed} start functions for the warm-up)`);
   if (parts.missing > 0) {
     console.warn(`build-split: ${parts.missing} of the names in scripts/start-functions.txt are not in the module; make the list again (docs/development.md, "The start profile")`);
   }
@@ -277,5 +277,5 @@ function withColdLoader(js, coldName, coldLoader) {
   const loader = coldLoader.replace('__COLD_FILE__', JSON.stringify(`./${coldName}`));
   const at = imports + importsObject.length;
   return (js.slice(0, at) + '        cold: { __proto__: null, load: coldLoadSync },\n' + js.slice(at))
-    .replace(start, '$1coldPrefetch();$1$2') + loader;
+    .replace(start, '$1warmUp(module);$1coldPrefetch();$1$2') + loader;
 }

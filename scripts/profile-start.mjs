@@ -12,6 +12,9 @@
 // start's. Visits: the default page, a built-in lesson opened from its share link, the same link in
 // compare mode and embedded, each at the window size of the load budget and of a phone.
 //
+// The names are in the order the start first calls them (the earliest among the visits), which the
+// warm-up follows (scripts/lib/warm-up.mjs).
+//
 // A function the list lacks still works, only later: it is in the cold module, and calling it before
 // that module has arrived fetches it at once. So the list need not be exact, but a stale one makes
 // the start wait for the cold module; tests/e2e/cold-module.spec.mjs checks, in Chromium, that each
@@ -46,18 +49,21 @@ const nameOf = (index) => {
 const { server, url } = await serveDist(path.join(root, 'dist'));
 const browser = await chromium.launch(chromiumLaunchOptions());
 try {
-  const names = new Set();
+  // Each name's earliest place among the visits' first calls, as a fraction of that visit's.
+  const earliest = new Map();
   for (const visit of await startVisits(browser, url)) {
-    const indices = await startFunctions(browser, visit);
-    for (const index of indices) {
+    const indices = [...await startFunctions(browser, visit)];
+    indices.forEach((index, at) => {
       const name = nameOf(index);
-      if (name !== null) names.add(name);
-    }
-    console.log(`${visit.name}: ${indices.size} functions`);
+      const place = at / indices.length;
+      if (name !== null && !(earliest.get(name) <= place)) earliest.set(name, place);
+    });
+    console.log(`${visit.name}: ${indices.length} functions`);
   }
-  if (names.has(undefined)) throw new Error('a compiled function has no name: is dist/ the build of main-names.wasm?');
-  writeFileSync(output, [...names].sort().join('\n') + '\n');
-  console.log(`${names.size} functions written to ${path.relative(root, output)}`);
+  if (earliest.has(undefined)) throw new Error('a compiled function has no name: is dist/ the build of main-names.wasm?');
+  const names = [...earliest.keys()].sort((a, b) => earliest.get(a) - earliest.get(b) || (a < b ? -1 : 1));
+  writeFileSync(output, names.join('\n') + '\n');
+  console.log(`${names.length} functions written to ${path.relative(root, output)}`);
 } finally {
   await browser.close();
   server.close();

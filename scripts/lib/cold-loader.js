@@ -78,3 +78,41 @@ function coldFetchSync() {
     for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
     return bytes;
 }
+
+// A worker that compiles the first module's start functions while the main thread runs the start
+// (scripts/lib/warm-up.mjs), made as this script is evaluated, long before the module arrives, so
+// that its thread is ready. It tells how it went (the user-timing mark `wave:warmed-up`, for the
+// tests). Where no worker can be made (a host's policy) or a module cannot be posted to one, the
+// start compiles its functions itself, as it would anyway.
+const WARM_UP_SOURCE = `onmessage = async ({ data: module }) => {
+    try {
+        const imports = {};
+        for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
+            if (kind !== 'function') throw new Error('the module imports a ' + kind);
+            (imports[from] ??= {})[name] = () => { throw new Error('not called while warming up'); };
+        }
+        const { exports } = await WebAssembly.instantiate(module, imports);
+        postMessage({ warmed: exports.warm_up() });
+    } catch (error) {
+        postMessage({ failed: String(error) });
+    } finally {
+        close();
+    }
+};`;
+let warmUpWorker = null;
+try {
+    warmUpWorker = new Worker(URL.createObjectURL(new Blob([WARM_UP_SOURCE], { type: 'text/javascript' })));
+    warmUpWorker.onmessage = ({ data }) => performance.mark('wave:warmed-up', { detail: data });
+} catch (error) {
+    console.warn('no worker to warm up the start functions:', error);
+}
+
+// Hands the first module to the worker, just before the start.
+function warmUp(module) {
+    try {
+        if (warmUpWorker && module instanceof WebAssembly.Module) warmUpWorker.postMessage(module);
+    } catch (error) {
+        console.warn('the start functions are not warmed up:', error);
+        warmUpWorker.terminate();
+    }
+}

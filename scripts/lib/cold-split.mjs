@@ -17,6 +17,7 @@
 // module as binaryen reads it, so every function keeps its name and no instruction is rewritten by
 // hand.
 import binaryen from 'binaryen';
+import { addWarmUp } from './warm-up.mjs';
 
 const PRIMARY = 'primary';
 
@@ -101,6 +102,7 @@ export function coldSplit(bytes, hot) {
   for (const info of needed.globals) first.addGlobalExport(info.name, info.base);
   for (const info of needed.tables) first.addTableExport(info.name, info.base);
   if (needed.memory) first.addMemoryExport(memoryName, needed.memory.base);
+  const warmed = addWarmUp(first, hot);
   first.runPasses(['remove-unused-module-elements']);
 
   for (const [module, name] of [[first, 'first'], [second, 'cold']]) {
@@ -115,6 +117,7 @@ export function coldSplit(bytes, hot) {
     coldFunctions: cold.length,
     stubs: functions(first).filter((info) => !info.module && coldNames.has(info.name)).length,
     imports: needed.functions.length,
+    warmed,
   };
   first.dispose();
   second.dispose();

@@ -55,7 +55,8 @@ export async function settle(page) {
   });
 }
 
-// The indices of the wasm functions Chromium compiled during a visit, until it settled.
+// The indices of the wasm functions Chromium compiled during a visit, until it settled, in the
+// order it compiled them (the order the start first called them).
 export async function startFunctions(browser, visit) {
   const context = await browser.newContext({ viewport: visit.viewport, serviceWorkers: 'block' });
   try {
@@ -64,7 +65,8 @@ export async function startFunctions(browser, visit) {
     await page.goto(visit.url);
     await settle(page);
     const events = await stopTrace();
-    return new Set(events.filter((e) => e.name === 'wasm.CompileBaseline' && e.ph === 'X').map((e) => e.args.funcIndex));
+    const compiled = events.filter((e) => e.name === 'wasm.CompileBaseline' && e.ph === 'X').sort((a, b) => a.ts - b.ts);
+    return new Set(compiled.map((e) => e.args.funcIndex));
   } finally {
     await context.close();
   }
