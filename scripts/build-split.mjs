@@ -251,6 +251,15 @@ if (!mainPreload.test(index)) {
 }
 const loaderPreload = `<link rel="modulepreload" href="./${loaderName}" crossorigin="anonymous" integrity="${sri(Buffer.from(loader))}">`;
 index = index.replace(mainPreload, (link) => link + loaderPreload);
+// The worker that warms up the first module's start functions, made as the page begins to load.
+if (coldName !== null) {
+  const warmUpWorker = readFileSync(join(root, 'scripts', 'lib', 'warm-up-worker.js'), 'utf8');
+  if (!index.includes('</title>')) {
+    console.error('build-split: index.html has no title to put the warm-up worker\'s script after');
+    process.exit(1);
+  }
+  index = index.replace('</title>', () => `</title>\n    <script>\n${warmUpWorker}    </script>`);
+}
 writeFileSync(indexPath, index);
 console.log(`build-split: main module ${finalStem}_bg.wasm, ${firstModule.length} bytes; loaded on use: ${loaded.join(', ') || 'none'}; loader ${loaderName}`);
 

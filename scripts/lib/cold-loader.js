@@ -79,40 +79,18 @@ function coldFetchSync() {
     return bytes;
 }
 
-// A worker that compiles the first module's start functions while the main thread runs the start
-// (scripts/lib/warm-up.mjs), made as this script is evaluated, long before the module arrives, so
-// that its thread is ready. It tells how it went (the user-timing mark `wave:warmed-up`, for the
-// tests). Where no worker can be made (a host's policy) or a module cannot be posted to one, the
-// start compiles its functions itself, as it would anyway.
-const WARM_UP_SOURCE = `onmessage = async ({ data: module }) => {
-    try {
-        const imports = {};
-        for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
-            if (kind !== 'function') throw new Error('the module imports a ' + kind);
-            (imports[from] ??= {})[name] = () => { throw new Error('not called while warming up'); };
-        }
-        const { exports } = await WebAssembly.instantiate(module, imports);
-        postMessage({ warmed: exports.warm_up() });
-    } catch (error) {
-        postMessage({ failed: String(error) });
-    } finally {
-        close();
-    }
-};`;
-let warmUpWorker = null;
-try {
-    warmUpWorker = new Worker(URL.createObjectURL(new Blob([WARM_UP_SOURCE], { type: 'text/javascript' })));
-    warmUpWorker.onmessage = ({ data }) => performance.mark('wave:warmed-up', { detail: data });
-} catch (error) {
-    console.warn('no worker to warm up the start functions:', error);
-}
-
-// Hands the first module to the worker, just before the start.
+// Hands the first module to the worker that warms up its start functions (warm-up-worker.js, made
+// by the page's head), just before the start, and stops the worker when the frame after the start
+// begins: that frame's style, layout and raster need the cores more (on two cores, a worker still
+// compiling then made the page interactive later at an unslowed CPU).
 function warmUp(module) {
+    const worker = self.waveWarmUpWorker;
+    delete self.waveWarmUpWorker;
+    if (!worker) return;
     try {
-        if (warmUpWorker && module instanceof WebAssembly.Module) warmUpWorker.postMessage(module);
+        if (module instanceof WebAssembly.Module) worker.postMessage(module);
     } catch (error) {
         console.warn('the start functions are not warmed up:', error);
-        warmUpWorker.terminate();
     }
+    requestAnimationFrame(() => worker.terminate());
 }

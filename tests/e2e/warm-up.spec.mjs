@@ -13,7 +13,7 @@ import { settle } from '../../scripts/lib/start-visits.mjs';
 
 test.use({ serviceWorkers: 'block' });
 
-/** The mark the loader makes when the worker has reported (`{ warmed }` or `{ failed }`). */
+/** The marks the loader makes when the worker reports (`{ warmed }` or `{ failed }`). */
 const warmedUp = (page) => page.evaluate(() => performance.getEntriesByName('wave:warmed-up').map((mark) => mark.detail));
 
 test('a warmed-up function runs nothing in the warm-up and everything when the page calls it', () => {
@@ -51,18 +51,22 @@ test('a warmed-up function runs nothing in the warm-up and everything when the p
 test('a worker compiles start functions while the page starts', async ({ page }) => {
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  const stopTrace = await startTrace(await page.context().newCDPSession(page), ['v8.wasm', 'disabled-by-default-v8.wasm.detailed', '__metadata']);
+  const cdp = await page.context().newCDPSession(page);
+  // A network as slow as a visitor's (10 Mbit/s, 40 ms): from a loopback server the page would
+  // start before the worker could take a message.
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: 1.25e6, uploadThroughput: 1.25e6 });
+  const stopTrace = await startTrace(cdp, ['v8.wasm', 'disabled-by-default-v8.wasm.detailed', '__metadata']);
   await page.goto('/');
   await settle(page);
-  await expect.poll(() => warmedUp(page)).toHaveLength(1);
-  const [report] = await warmedUp(page);
-  expect(report.failed, 'the worker\'s warm-up').toBeUndefined();
-  expect(report.warmed, 'start functions called by the warm-up').toBeGreaterThan(3000);
+  // The worker is stopped as the frame after the start begins, usually before it has called every
+  // function, and then says nothing; a warm-up that failed says so.
+  expect((await warmedUp(page)).filter((report) => report.failed)).toEqual([]);
   const events = await stopTrace();
   const workers = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'DedicatedWorker thread').map((e) => `${e.pid}:${e.tid}`));
   const compiledThere = events.filter((e) => e.name === 'wasm.CompileBaseline' && workers.has(`${e.pid}:${e.tid}`));
-  // However far the page's start got before the worker, the worker compiles what it has not
-  // called yet; the page's later calls find that code.
+  // However far the page's start has got when the worker begins, the worker compiles what the
+  // start has not called yet, and the start's later calls find that code.
   expect(compiledThere.length, 'functions compiled by the worker').toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await expect(page.locator('.step-count')).toHaveText('step 1');
