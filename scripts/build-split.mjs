@@ -251,9 +251,11 @@ if (!mainPreload.test(index)) {
 }
 const loaderPreload = `<link rel="modulepreload" href="./${loaderName}" crossorigin="anonymous" integrity="${sri(Buffer.from(loader))}">`;
 index = index.replace(mainPreload, (link) => link + loaderPreload);
-// The worker that warms up the first module's start functions, made as the page begins to load.
+// The worker that warms up the first module's start functions, made as the page begins to load
+// (its script without its comment lines, which every first visit would download).
 if (coldName !== null) {
-  const warmUpWorker = readFileSync(join(root, 'scripts', 'lib', 'warm-up-worker.js'), 'utf8');
+  const warmUpWorker = readFileSync(join(root, 'scripts', 'lib', 'warm-up-worker.js'), 'utf8')
+    .split('\n').filter((line) => !line.trim().startsWith('//')).join('\n');
   if (!index.includes('</title>')) {
     console.error('build-split: index.html has no title to put the warm-up worker\'s script after');
     process.exit(1);

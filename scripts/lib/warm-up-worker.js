@@ -6,6 +6,7 @@
 // first module (cold-loader.js, `warmUp`). Should it call every function before it is stopped, or
 // fail, it says so (the user-timing mark `wave:warmed-up`, for the tests). Where no worker can be
 // made (a host's policy), the start compiles its functions itself, as it would anyway.
+// build-split drops the lines that begin with `//` as it inlines this: none of the code may.
 (function () {
   var source = 'onmessage = async ({ data: module }) => {\n' +
     '  try {\n' +
@@ -15,7 +16,7 @@
     '      (imports[from] ??= {})[name] = () => { throw new Error("not called while warming up"); };\n' +
     '    }\n' +
     '    const { exports } = await WebAssembly.instantiate(module, imports);\n' +
-    '    postMessage({ warmed: exports.warm_up() });\n' +
+    '    postMessage({ warmed: exports.wave_warm_up() });\n' +
     '  } catch (error) {\n' +
     '    postMessage({ failed: String(error) });\n' +
     '  } finally {\n' +
