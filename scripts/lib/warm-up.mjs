@@ -1,14 +1,16 @@
 // Lets another thread compile the first module's start functions while the page's main thread runs
-// the start (the loader's side is in cold-loader.js).
+// the start (the page's side: warm-up-worker.js makes the worker, cold-loader.js posts it the
+// module).
 //
 // Chromium compiles a wasm function on the thread that first calls it, and a first visit's start
-// calls about 3,000: on a slow phone that compiling is about two fifths of the start. Compiled code
-// belongs to the module, not to an instance, and a module posted to a worker is the same module.
-// So a worker instantiates the first module a second time, with its own memory and globals, and
-// calls `wave_warm_up`, which calls each start function in the order the start first calls them; the
-// main thread then finds most of them compiled. In the worker's instance the global `warming` is
-// set, and each of those functions begins by returning at once when it is: the calls compile the
-// functions and run nothing of them. In the page's instance `warming` is never set.
+// calls about 3,000: with the CPU 4× slower that compiling is about two fifths of the start.
+// Compiled code belongs to the module, not to an instance, and a module posted to a worker is the
+// same module. So a worker instantiates the first module a second time, with its own memory and
+// globals, and calls `wave_warm_up`, which calls each start function in the order the start first
+// calls them; the main thread then finds most of them compiled. In the worker's instance the
+// global `warming` is set, and each of those functions begins by returning at once when it is:
+// the calls compile the functions and run nothing of them. In the page's instance `warming` is
+// never set.
 import binaryen from 'binaryen';
 
 // The value types a warm-up call can give a zero of; a function with another type in its
