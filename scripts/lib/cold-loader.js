@@ -88,7 +88,7 @@ function warmUp(module) {
     delete self.waveWarmUpWorker;
     if (!worker) return;
     try {
-        if (module instanceof WebAssembly.Module) worker.postMessage(module);
+        worker.postMessage(module);
     } catch (error) {
         console.warn('the start functions are not warmed up:', error);
     }
