@@ -44,6 +44,7 @@
 //   node scripts/load-budget.mjs --json                # machine-readable output only
 //   node scripts/load-budget.mjs --check               # exit 1 when a budget is missed
 //   node scripts/load-budget.mjs --trace FILE          # and where the main thread's time goes
+//   node scripts/load-budget.mjs --against DIR --only fast,slow-4g --runs 8   # two builds, taking turns
 //
 // `--trace FILE`: one more visit of the first profile, not counted with the others, traced with
 // the DevTools protocol's `Tracing` (written to FILE: open it in DevTools' Performance panel) and
@@ -90,7 +91,7 @@ const VISIT_TIMEOUT_MS = 120_000;
 const VIEWPORT = { width: 1400, height: 900 };
 
 function parseArgs(argv) {
-  const options = { dist: 'dist', runs: 3, json: false, check: false, only: Object.keys(PROFILES), trace: null };
+  const options = { dist: 'dist', runs: 3, json: false, check: false, only: Object.keys(PROFILES), trace: null, against: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -104,15 +105,19 @@ function parseArgs(argv) {
       case '--json': options.json = true; break;
       case '--check': options.check = true; break;
       case '--trace': options.trace = value(); break;
+      case '--against': options.against = value(); break;
       case '--only': options.only = value().split(',').map((p) => p.trim()).filter(Boolean); break;
       case '-h': case '--help':
-        console.log(`usage: node scripts/load-budget.mjs [--dist DIR] [--runs N] [--only ${Object.keys(PROFILES).join(',')}] [--json] [--check] [--trace FILE]`);
+        console.log(`usage: node scripts/load-budget.mjs [--dist DIR] [--runs N] [--only ${Object.keys(PROFILES).join(',')}] [--json] [--check] [--trace FILE] [--against DIR]`);
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${arg}`);
     }
   }
   if (!Number.isInteger(options.runs) || options.runs < 1) throw new Error('--runs must be a positive integer');
+  if (options.against !== null && (options.json || options.check || options.trace)) {
+    throw new Error('--against reports the two builds side by side: it takes no --json, --check or --trace');
+  }
   const unknown = options.only.filter((p) => !(p in PROFILES));
   if (unknown.length > 0 || options.only.length === 0) {
     throw new Error(`--only takes profiles from ${Object.keys(PROFILES).join(', ')}, separated by commas`);
@@ -621,14 +626,59 @@ function missedBudgets(results) {
   return missed;
 }
 
-async function main() {
-  const options = parseArgs(process.argv.slice(2));
-  const dist = path.resolve(root, options.dist);
+async function builtDist(dir) {
+  const dist = path.resolve(root, dir);
   try {
     await stat(path.join(dist, 'index.html'));
   } catch {
     throw new Error(`${dist}/index.html not found: run \`trunk build --release --offline\` first`);
   }
+  return dist;
+}
+
+// `--against DIR`: the build in --dist and the build in DIR, visit by visit. Each run visits both
+// with each profile, in turns (which build goes first alternates from run to run), so that a slow
+// spell of the shared machine falls on both; a change is judged by the median of the runs'
+// differences as well as by the medians.
+async function compareBuilds(options) {
+  const dirs = [options.dist, options.against];
+  const served = await Promise.all(dirs.map(async (dir) => serveDist(await builtDist(dir), { staticHost: true })));
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  try {
+    const { hash, firstLine } = await lessonLink(browser, served[0].url);
+    const times = Object.fromEntries(options.only.map((name) => [name, dirs.map(() => ({ readable: [], interactive: [] }))]));
+    for (let run = 0; run < options.runs; run++) {
+      for (const name of options.only) {
+        const order = run % 2 === 0 ? [0, 1] : [1, 0];
+        for (const b of order) {
+          process.stderr.write(`visit ${run + 1} of ${options.runs}: ${name}, ${dirs[b]}\n`);
+          const v = await visit(browser, `${served[b].url}${hash}`, firstLine, PROFILES[name]);
+          times[name][b].readable.push(v.readable);
+          times[name][b].interactive.push(v.interactive);
+        }
+      }
+    }
+    const lines = [`Headless Chromium ${browser.version()}, ${os.cpus().length} cores; ${plural(options.runs, 'visit')} per build and profile, the builds taking turns. A: ${dirs[0]}, B: ${dirs[1]}.`, ''];
+    lines.push('| profile | measure | A: median | B: median | B − A, median of the runs | A, each run | B, each run |');
+    lines.push('|---|---|---:|---:|---:|---|---|');
+    for (const name of options.only) {
+      for (const key of ['readable', 'interactive']) {
+        const [a, b] = times[name].map((t) => t[key]);
+        const each = (xs) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
+        lines.push(`| ${name} | ${key} | ${ms(median(a))} | ${ms(median(b))} | ${ms(median(a.map((x, i) => b[i] - x)))} | ${each(a)} s | ${each(b)} s |`);
+      }
+    }
+    console.log(lines.join('\n'));
+  } finally {
+    await browser.close();
+    for (const { server } of served) server.close();
+  }
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  if (options.against !== null) return compareBuilds(options);
+  const dist = await builtDist(options.dist);
   const { server, url } = await serveDist(dist, { staticHost: true });
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
