@@ -637,9 +637,11 @@ async function builtDist(dir) {
 }
 
 // `--against DIR`: the build in --dist and the build in DIR, visit by visit. Each run visits both
-// with each profile, in turns (which build goes first alternates from run to run), so that a slow
-// spell of the shared machine falls on both; a change is judged by the median of the runs'
-// differences as well as by the medians.
+// with each profile, in turns (which build goes first alternates from run to run: an even
+// --runs gives each build the first visit as often), so that a slow spell of the shared machine
+// falls on both; a change is judged by the median of the runs' differences as well as by the
+// medians. Both open the lesson link made by the first build: links made by any version keep
+// opening.
 async function compareBuilds(options) {
   const dirs = [options.dist, options.against];
   const served = await Promise.all(dirs.map(async (dir) => serveDist(await builtDist(dir), { staticHost: true })));

@@ -13,6 +13,8 @@ export const ms = (x) => (x === undefined || x === null ? '–' : `${x.toFixed(1
 // them). Exact when every value is known, or when the value at that rank is at least `bound`:
 // every unknown value is below it. Otherwise only "under `bound`" is known, and it returns null.
 export const percentileOf = (measured, total, p, bound) => {
+  if (total < measured.length) throw new RangeError(`${measured.length} values measured of ${total}`);
+  if (total === 0) return null;
   const rank = Math.max(1, Math.ceil((p / 100) * total));
   const unknown = total - measured.length;
   if (rank <= unknown) return null;

@@ -20,4 +20,7 @@ test('a percentile over steps with unreported fast ones', () => {
   const all = [9, 17, 18, 19, 20, 21];
   expect(percentileOf(all, all.length, 95, 16)).toBe(percentile(all, 95));
   expect(percentileOf(all, all.length, 10, 16)).toBe(9);
+  // No steps: nothing to tell; more measured than there were steps: a caller's mistake.
+  expect(percentileOf([], 0, 95, 16)).toBeNull();
+  expect(() => percentileOf([20, 21], 1, 95, 16)).toThrow(RangeError);
 });
