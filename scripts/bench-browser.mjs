@@ -539,35 +539,41 @@ async function benchSteps(page, baseUrl, { steps, width, lesson, trace, pause, c
   const renderEntries = (await entries(page, 'wave:step-render')).slice(warmup * perKey);
   const render = renderEntries.map((e) => e.duration);
   const status = await page.getByRole('status').first().textContent();
-  // Each measured step's key: the last keydown that Event Timing reported at or before the step
-  // began (a key it left out, being fast, leaves its step without one).
   const allKeys = await page.evaluate(() => window.__stepKeys);
-  const keys = stepEntries.flatMap((step, i) => {
+  const keys = reportedKeys(stepEntries, allKeys, -Infinity);
+  const { work, workSteps } = keyWork(keys, renderEntries, steps);
+  // The same for the Shift+F10 keys of "Step back".
+  const backKeys = reportedKeys(backEntries, allKeys, stepEntries.at(-1)?.start ?? -Infinity);
+  const { work: backWork, workSteps: backWorkSteps } = keyWork(backKeys, backRenderEntries, steps);
+  return {
+    pressed: steps, backDom, backRender, back, backWork, backWorkSteps, backKeys: backKeys.length,
+    dom, render, total: dom.map((d, i) => d + render[i]), maxDepth, status,
+    handler: keys.map((k) => k.processing), presented: keys.map((k) => k.duration), work, workSteps, traced,
+  };
+}
+
+// Each measured step's key: the last keydown Event Timing reported at or before the step began,
+// when it came after the step before (which began after `after`). A key it left out, being fast,
+// leaves its step without one; in compare mode a key's second step (run B's) finds the key
+// already taken by the first.
+function reportedKeys(stepEntries, allKeys, after) {
+  return stepEntries.flatMap((step, i) => {
     const key = allKeys.filter((k) => k.start <= step.start + 0.5).at(-1);
-    const before = i > 0 ? stepEntries[i - 1].start : -Infinity;
+    const before = i > 0 ? stepEntries[i - 1].start : after;
     return key && key.start > before ? [key] : [];
   });
-  // The work a step causes: its handler and DOM update, then style, layout and paint of the first
-  // frame after the key.
+}
+
+// The work each key causes: its handler and DOM update, then style, layout and paint of the first
+// frame after it. `workSteps`: how many of the `pressed` keys that work is a percentile over,
+// every key but those reported whose frame was not found (the others, left out by Event Timing,
+// count as fast).
+function keyWork(keys, renderEntries, pressed) {
   const work = keys.flatMap((k) => {
     const frame = renderEntries.find((r) => r.start >= k.start);
     return frame ? [k.processing + frame.duration] : [];
   });
-  // The same for the Shift+F10 keys of "Step back".
-  const backKeys = backEntries.flatMap((step, i) => {
-    const key = allKeys.filter((k) => k.start <= step.start + 0.5).at(-1);
-    const before = i > 0 ? backEntries[i - 1].start : stepEntries.at(-1)?.start ?? -Infinity;
-    return key && key.start > before ? [key] : [];
-  });
-  const backWork = backKeys.flatMap((k) => {
-    const frame = backRenderEntries.find((r) => r.start >= k.start);
-    return frame ? [k.processing + frame.duration] : [];
-  });
-  return {
-    pressed: steps, backDom, backRender, back, backWork, backKeys: backKeys.length,
-    dom, render, total: dom.map((d, i) => d + render[i]), maxDepth, status,
-    handler: keys.map((k) => k.processing), presented: keys.map((k) => k.duration), work, traced,
-  };
+  return { work, workSteps: pressed - (keys.length - work.length) };
 }
 
 // `--against DIR`: the steps of two builds, key by key in one browser. The page of `--dist` (with
@@ -771,8 +777,7 @@ function reportSteps(lines, options, step) {
     if (xs.length > 0) lines.push(`| ${label} | ${ms(median(xs))} | ${ms(percentile(xs, 95))} | ${ms(Math.max(...xs))} |`);
   };
   // Over every step: a key Event Timing left out was presented within 16 ms, so its work was
-  // shorter; a percentile that falls among those keys is only known to be under 16 ms. (A
-  // reported key whose frame was not found is left out of the total, not counted as fast.)
+  // shorter; a percentile that falls among those keys is only known to be under 16 ms.
   const workRow = (label, xs, total) => {
     const at = (p) => {
       const value = percentileOf(xs, total, p, EVENT_TIMING_THRESHOLD_MS);
@@ -785,20 +790,20 @@ function reportSteps(lines, options, step) {
   stepRow('both', step.total);
   if (step.handler.length > 0) {
     stepRow('key handler + DOM update (Event Timing processing)', step.handler);
-    if (step.work.length > 0) workRow('work: handler + DOM update + style, layout, paint', step.work, step.pressed - (step.handler.length - step.work.length));
+    if (step.work.length > 0) workRow('work: handler + DOM update + style, layout, paint', step.work, step.workSteps);
     stepRow('key → frame presented (Event Timing duration, 8 ms steps)', step.presented);
   }
   stepRow('Step back: command → DOM updated (`wave:step-back`)', step.backDom);
   stepRow('Step back: style + layout + paint (`wave:step-back-render`)', step.backRender);
   stepRow('Step back: both', step.back);
-  if (step.backWork.length > 0) workRow('Step back: work (handler + DOM update + style, layout, paint)', step.backWork, step.pressed - (step.backKeys - step.backWork.length));
+  if (step.backWork.length > 0) workRow('Step back: work (handler + DOM update + style, layout, paint)', step.backWork, step.backWorkSteps);
   lines.push('');
-  lines.push(`Event Timing reported ${step.backKeys} of ${step.pressed} Step back keys (it leaves out keys presented within 16 ms).`);
+  lines.push(`Event Timing reported ${step.backKeys} of ${step.pressed} Step back keys (it leaves out keys presented within ${EVENT_TIMING_THRESHOLD_MS} ms).`);
   lines.push('');
   lines.push('`wave:step` ends at the first task or frame after the DOM update, so it includes waiting for');
   lines.push('one; the "work" row is what must fit in a frame.');
   if (step.handler.length < step.pressed) {
-    lines.push(`Event Timing reported ${step.handler.length} of ${step.pressed} keys (it leaves out keys presented within 16 ms).`);
+    lines.push(`Event Timing reported ${step.handler.length} of ${step.pressed} keys (it leaves out keys presented within ${EVENT_TIMING_THRESHOLD_MS} ms).`);
   }
   if (step.traced) {
     const frames = step.traced.filter((s) => s.frame);

@@ -663,10 +663,10 @@ async function compareBuilds(options) {
     const lines = [`Headless Chromium ${browser.version()}, ${os.cpus().length} cores; ${plural(options.runs, 'visit')} per build and profile, the builds taking turns. A: ${dirs[0]}, B: ${dirs[1]}.`, ''];
     lines.push('| profile | measure | A: median | B: median | B − A, median of the runs | A, each run | B, each run |');
     lines.push('|---|---|---:|---:|---:|---|---|');
+    const each = (xs) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
     for (const name of options.only) {
       for (const key of ['readable', 'interactive']) {
         const [a, b] = times[name].map((t) => t[key]);
-        const each = (xs) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
         lines.push(`| ${name} | ${key} | ${ms(median(a))} | ${ms(median(b))} | ${ms(median(a.map((x, i) => b[i] - x)))} | ${each(a)} s | ${each(b)} s |`);
       }
     }
