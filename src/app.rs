@@ -129,6 +129,7 @@ pub fn App() -> impl IntoView {
     view! {
         <div
             class="app"
+            class:two-runs=comparing
             class:dropping=move || dropping.get()
             on:dragover=move |event| on_drag_over(event, dropping)
             on:dragleave=move |event: web_sys::DragEvent| {
