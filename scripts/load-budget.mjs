@@ -11,7 +11,10 @@
 //   repeat    the slow-4g network and CPU, on a visit after the first, from the service worker
 // A first visit gets a fresh browser context (an empty cache). A repeat visit first loads the
 // page unthrottled in its context until the service worker is active and controls it, then slows
-// the network and CPU and reloads: that reload is measured. The worker's own requests are slowed
+// the network and CPU and reloads: that reload is measured. Each measured load begins once the
+// whole browser is quiet (scripts/lib/browser-idle.mjs): a context's new window loads pages of
+// Chromium's own for about 1.5 s, which a visitor's long-open window has done before they follow a
+// link, and which took most of a core from the page on this machine. The worker's own requests are slowed
 // too (should it ask the network for anything); Chromium refuses to slow a worker's CPU, which
 // matters little, as the worker only answers from its cache.
 //
@@ -60,6 +63,7 @@ import { serveDist } from './lib/serve-dist.mjs';
 import { chromiumLaunchOptions } from './lib/chromium.mjs';
 import { median, ms } from './lib/stats.mjs';
 import { startTrace } from './lib/trace.mjs';
+import { untilBrowserIdle } from './lib/browser-idle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -414,6 +418,8 @@ async function visit(browser, url, firstLine, profile, traced = false) {
     const requests = new Map();
     let workerCpu = null;
     let stopTrace = null;
+    const browserSession = await browser.newBrowserCDPSession();
+    let quietWait = await untilBrowserIdle(browserSession);
     if (profile.repeat) {
       await page.goto(url);
       await readVisit(page);
@@ -428,6 +434,7 @@ async function visit(browser, url, firstLine, profile, traced = false) {
         throw new Error('the service worker did not take control of the page');
       }
       worker = await serviceWorkerSession(browser, url);
+      quietWait = await untilBrowserIdle(browserSession);
       workerCpu = await throttle(worker, profile, requests, 'service worker');
       await throttle(cdp, profile, requests, 'page');
       if (traced) stopTrace = await startTrace(cdp, TRACE_CATEGORIES);
@@ -440,7 +447,8 @@ async function visit(browser, url, firstLine, profile, traced = false) {
     const measured = await readVisit(page);
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);
     const trace = stopTrace ? await stopTrace() : null;
-    return { ...measured, workerCpuThrottled: workerCpu, requests: [...requests.values()], trace };
+    await browserSession.detach();
+    return { ...measured, workerCpuThrottled: workerCpu, requests: [...requests.values()], quietWait, trace };
   } finally {
     await worker?.detach();
     await context.close();
@@ -527,7 +535,9 @@ function summarise(name, visits) {
     const xs = visits.map((v) => milestones(v)[key]).filter((x) => x !== null && x !== undefined);
     stages[key] = xs.length ? { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) } : null;
   }
-  return { metrics, stages, bytes: visits.map((v) => bytesByKind(v.requests)) };
+  const waits = visits.map((v) => v.quietWait);
+  const quietWait = { median: median(waits), min: Math.min(...waits), max: Math.max(...waits) };
+  return { metrics, stages, quietWait, bytes: visits.map((v) => bytesByKind(v.requests)) };
 }
 
 function reportProfile(lines, name, summary, visits) {
@@ -551,6 +561,9 @@ function reportProfile(lines, name, summary, visits) {
     lines.push(`In ${offScreen.length} of ${visits.length} visits a measured part was outside the window: ${JSON.stringify(offScreen[0].onScreen)}.`);
     lines.push('');
   }
+  const w = summary.quietWait;
+  lines.push(`Before each visit the browser was left until it was quiet (its new window's own pages loaded, see scripts/lib/browser-idle.mjs): ${ms(w.median)} by the median (${ms(w.min)}–${ms(w.max)}).`);
+  lines.push('');
   const slowed = profile.cpu > 1 ? `, on the CPU ${profile.cpu}× slower` : '';
   lines.push(`Where the time goes (medians, from navigation start; the long tasks are the main thread's tasks over 50 ms${slowed}):`);
   lines.push('');
