@@ -11,12 +11,12 @@
 //   repeat    the slow-4g network and CPU, on a visit after the first, from the service worker
 // A first visit gets a fresh browser context (an empty cache). A repeat visit first loads the
 // page unthrottled in its context until the service worker is active and controls it, then slows
-// the network and CPU and reloads: that reload is measured. Each measured load begins once the
-// whole browser is quiet (scripts/lib/browser-idle.mjs): a context's new window loads pages of
-// Chromium's own for about 1.5 s, which a visitor's long-open window has done before they follow a
-// link, and which took most of a core from the page on this machine. The worker's own requests are slowed
+// the network and CPU and reloads: that reload is measured. The worker's own requests are slowed
 // too (should it ask the network for anything); Chromium refuses to slow a worker's CPU, which
-// matters little, as the worker only answers from its cache.
+// matters little, as the worker only answers from its cache. Each measured load begins once the
+// whole browser is quiet (scripts/lib/browser-idle.mjs): a context's new window loads pages of
+// Chromium's own for about 1.5 s, which a visitor's long-open window has done before they follow
+// a link, and which took most of a core from the page on this machine.
 //
 // Every visit opens the `if-else` lesson from a share link (its `#` hash, taken once from an
 // unthrottled page: the lesson picked in Examples, then "Copy link"), so that there is a lesson
