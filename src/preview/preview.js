@@ -9,10 +9,11 @@
 // autosave, else the default kernel. Anything the preview cannot show as the app will (a link it
 // cannot read, two compared runs, an embedded page, a lesson pack named by address, a link or
 // autosave in a browser without DecompressionStream('deflate-raw')) leaves the page as it was:
-// the loading note, and whatever the app then says. The kernel shows as a listing. Nothing in
-// the preview is clickable or focusable, so nothing done before the app starts can be lost or
-// harmful; the app reads the address and storage itself, as before. When the app starts (or fails to), index.html removes the preview with the loading
-// note.
+// the loading note, and whatever the app then says; so does a page the service worker serves
+// (below), whose app starts at once. The kernel shows as a listing. Nothing in the preview is
+// clickable or focusable, so nothing done before the app starts can be lost or harmful; the app
+// reads the address and storage itself, as before. When the app starts (or fails to),
+// index.html removes the preview with the loading note.
 (function () {
   'use strict';
   var DATA = __WAVE_PREVIEW_DATA__;
@@ -31,6 +32,12 @@
   }
   var loading = document.getElementById('loading');
   if (!loading || root.hasAttribute('data-unsupported')) return decided(false);
+  // A page the service worker serves has its wasm at once, from the worker's cache, and the app
+  // draws the kernel itself a moment later: a preview drawn first only delays it. On a repeat
+  // visit on slow 4G with a 4x slower CPU the preview's script and frame held the page's first
+  // interactive frame back by about 0.1 s, within a budget of 1 s, to show the kernel about
+  // 0.25 s before the app did.
+  if (navigator.serviceWorker && navigator.serviceWorker.controller) return decided(false);
 
   // The payload of `tag.` + base64url(raw deflate(JSON)), or null when it does not read.
   function decode(tag, text) {

@@ -28,9 +28,10 @@ test('offline, a visit the service worker answers opens the editor from its cach
   await expect.poll(() => controlled(page), { message: 'the service worker took over', timeout: TAKE_OVER_MS }).toBe(true);
   await context.setOffline(true);
   await page.reload();
-  // The preview shows the kernel before the app starts, as a listing; the editor's module,
-  // which the app fetches as it starts, is among the files the worker keeps.
-  await expect(page.locator('html')).toHaveAttribute('data-preview', 'shown');
+  // A page the worker serves has its wasm at once: no preview is drawn before the app, which
+  // shows the kernel itself; the editor's module, which the app fetches as it starts, is among
+  // the files the worker keeps.
+  await expect(page.locator('html')).toHaveAttribute('data-preview', 'none');
   await expect(page.getByRole('status')).toHaveText('ready');
   const editor = page.getByRole('textbox', { name: 'Kernel source' });
   await editor.click();
