@@ -5,9 +5,13 @@
 // the main thread is busy from the moment the wasm arrives. The app's JavaScript posts it the
 // first module (cold-loader.js, `warmUp`). Should it call every function before it is stopped, or
 // fail, it says so (the user-timing mark `wave:warmed-up`, for the tests). Where no worker can be
-// made (a host's policy), the start compiles its functions itself, as it would anyway.
+// made (a host's policy), the start compiles its functions itself, as it would anyway. A page the
+// service worker serves makes none: its wasm comes with its code from Chromium's code cache (a
+// traced repeat visit compiled 22 functions), so a worker would only take CPU from the start (a
+// repeat visit on slow 4G with the CPU 4x slower was interactive about 70 ms sooner without it).
 // build-split drops the lines that begin with `//` as it inlines this: none of the code may.
 (function () {
+  if (navigator.serviceWorker && navigator.serviceWorker.controller) return;
   var source = 'onmessage = async ({ data: module }) => {\n' +
     '  try {\n' +
     '    const imports = {};\n' +

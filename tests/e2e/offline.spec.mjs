@@ -24,7 +24,19 @@ test('after the first visit the page loads and works with no network', async ({ 
 });
 
 test('offline, a visit the service worker answers opens the editor from its cache', async ({ page, context }) => {
+  // Counts the workers the page makes: the first visit's warm-up worker compiles the start's
+  // functions; a load the service worker answers has their code cached and makes none.
+  await page.addInitScript(() => {
+    const Made = window.Worker;
+    window.workersMade = 0;
+    window.Worker = function Worker(...args) {
+      window.workersMade += 1;
+      return new Made(...args);
+    };
+  });
+  const workersMade = () => page.evaluate(() => window.workersMade);
   await page.goto('/');
+  expect(await workersMade(), 'workers made by a first visit').toBe(1);
   await expect.poll(() => controlled(page), { message: 'the service worker took over', timeout: TAKE_OVER_MS }).toBe(true);
   await context.setOffline(true);
   await page.reload();
@@ -32,6 +44,7 @@ test('offline, a visit the service worker answers opens the editor from its cach
   // shows the kernel itself; the editor's module, which the app fetches as it starts, is among
   // the files the worker keeps.
   await expect(page.locator('html')).toHaveAttribute('data-preview', 'none');
+  expect(await workersMade(), 'workers made by a load the service worker answers').toBe(0);
   await expect(page.getByRole('status')).toHaveText('ready');
   const editor = page.getByRole('textbox', { name: 'Kernel source' });
   await editor.click();
