@@ -262,6 +262,15 @@ if (coldName !== null) {
   }
   index = index.replace('</title>', () => `</title>\n    <script>\n${warmUpWorker}    </script>`);
 }
+// The build, named by its main module, for the page's inline scripts, ahead of them: index.html
+// records it when the app has started, and a later load of the same build that the service
+// worker serves finds the wasm's compiled code in Chromium's cache, so it draws no preview and
+// makes no warm-up worker (src/preview/preview.js, scripts/lib/warm-up-worker.js).
+if (!index.includes('</title>')) {
+  console.error('build-split: index.html has no title to put the build\'s name after');
+  process.exit(1);
+}
+index = index.replace('</title>', () => `</title>\n    <meta name="wave-build" content="${finalStem}">`);
 writeFileSync(indexPath, index);
 console.log(`build-split: main module ${finalStem}_bg.wasm, ${firstModule.length} bytes; loaded on use: ${loaded.join(', ') || 'none'}; loader ${loaderName}`);
 

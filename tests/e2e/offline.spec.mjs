@@ -24,8 +24,9 @@ test('after the first visit the page loads and works with no network', async ({ 
 });
 
 test('offline, a visit the service worker answers opens the editor from its cache', async ({ page, context }) => {
-  // Counts the workers the page makes: the first visit's warm-up worker compiles the start's
-  // functions; a load the service worker answers has their code cached and makes none.
+  // Counts the workers the page makes: the first visit's warm-up worker (made in a release
+  // build, which cuts the wasm by its start) compiles the start's functions; a load the service
+  // worker answers, of a build that has started here, has their code cached and makes none.
   await page.addInitScript(() => {
     const Made = window.Worker;
     window.workersMade = 0;
@@ -84,15 +85,21 @@ test('a new build takes over on the next load and the page says so', async ({ pa
       .replace(/const VERSION = "[^"]*"/, 'const VERSION = "a-later-build"'));
     const page2 = join(site, 'index.html');
     writeFileSync(page2, readFileSync(page2, 'utf8')
-      .replace('<title>WAVE Playground</title>', '<title>WAVE Playground, a later build</title>'));
+      .replace('<title>WAVE Playground</title>', '<title>WAVE Playground, a later build</title>')
+      .replace(/<meta name="wave-build" content="[^"]*">/, '<meta name="wave-build" content="a-later-build">'));
     // The page comes from the cache of the version that served it; the new worker installs.
     await page.reload();
     await expect(page.getByText('A new version of WAVE Playground is installed')).toBeVisible();
     await expect(page).toHaveTitle('WAVE Playground');
     await expect.poll(() => page.evaluate(() => caches.keys())).toEqual(['wave-playground-a-later-build']);
-    // The next load is the new build's, page and all.
+    // The next load is the new build's, page and all. Its wasm has not run in this browser, so
+    // the page shows the preview while it compiles; once it has started, a load shows none.
     await page.reload();
     await expect(page).toHaveTitle('WAVE Playground, a later build');
+    await expect(page.locator('html')).toHaveAttribute('data-preview', 'shown');
+    await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-preview', 'none');
     await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
   } finally {
     server.close();
