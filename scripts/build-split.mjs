@@ -270,7 +270,10 @@ if (!index.includes('</title>')) {
   console.error('build-split: index.html has no title to put the build\'s name after');
   process.exit(1);
 }
-index = index.replace('</title>', () => `</title>\n    <meta name="wave-build" content="${finalStem}">`);
+// A build left whole keeps Trunk's name, a hash of cargo's output, which another wasm-opt would
+// not change: the build's name is the first module's own hash there.
+const buildName = coldName === null ? `wave-playground-${hash16(firstModule)}` : finalStem;
+index = index.replace('</title>', () => `</title>\n    <meta name="wave-build" content="${buildName}">`);
 writeFileSync(indexPath, index);
 console.log(`build-split: main module ${finalStem}_bg.wasm, ${firstModule.length} bytes; loaded on use: ${loaded.join(', ') || 'none'}; loader ${loaderName}`);
 

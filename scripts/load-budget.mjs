@@ -450,7 +450,8 @@ async function visit(browser, url, firstLine, profile, traced = false) {
     const trace = stopTrace ? await stopTrace() : null;
     return { ...measured, workerCpuThrottled: workerCpu, requests: [...requests.values()], quietWait, trace };
   } finally {
-    await browserSession?.detach();
+    // The browser's session ends with the context anyway; a failure here must not hide the visit's.
+    await browserSession?.detach().catch(() => {});
     await worker?.detach();
     await context.close();
   }
@@ -667,6 +668,7 @@ async function compareBuilds(options) {
   try {
     const { hash, firstLine } = await lessonLink(browser, served[0].url);
     const times = Object.fromEntries(options.only.map((name) => [name, dirs.map(() => ({ readable: [], interactive: [] }))]));
+    let notQuiet = 0;
     for (let run = 0; run < options.runs; run++) {
       for (const name of options.only) {
         const order = run % 2 === 0 ? [0, 1] : [1, 0];
@@ -675,6 +677,7 @@ async function compareBuilds(options) {
           const v = await visit(browser, `${served[b].url}${hash}`, firstLine, PROFILES[name]);
           times[name][b].readable.push(v.readable);
           times[name][b].interactive.push(v.interactive);
+          if (!v.quietWait.quiet) notQuiet++;
         }
       }
     }
@@ -687,6 +690,9 @@ async function compareBuilds(options) {
         const [a, b] = times[name].map((t) => t[key]);
         lines.push(`| ${name} | ${key} | ${ms(median(a))} | ${ms(median(b))} | ${ms(median(a.map((x, i) => b[i] - x)))} | ${each(a)} s | ${each(b)} s |`);
       }
+    }
+    if (notQuiet > 0) {
+      lines.push('', `In ${notQuiet} visits the browser was not quiet within ${GIVE_UP_MS / 1000} s before the visit began (scripts/lib/browser-idle.mjs).`);
     }
     console.log(lines.join('\n'));
   } finally {

@@ -43,7 +43,8 @@
     try {
       var build = document.querySelector('meta[name="wave-build"]');
       return !!(build && navigator.serviceWorker && navigator.serviceWorker.controller &&
-        localStorage.getItem('wave-playground.started-build') === build.content);
+        localStorage.getItem('wave-playground.started-build') ===
+          build.content + ' ' + new URL('.', location.href).pathname);
     } catch (e) {
       return false;
     }

@@ -11,6 +11,22 @@ import { test, expect } from './fixtures.mjs';
 const TAKE_OVER_MS = 15_000;
 const controlled = (page) => page.evaluate(() => navigator.serviceWorker.controller !== null);
 
+// Counts the workers each load of the page makes, from the page's first script on; gives a
+// function that reads the count of the load now shown. A release build's first visit makes the
+// warm-up worker, which compiles the start's functions; a load the service worker serves, of a
+// build that has started here before, has their code cached and makes none.
+async function countWorkers(page) {
+  await page.addInitScript(() => {
+    const Made = window.Worker;
+    window.workersMade = 0;
+    window.Worker = function Worker(...args) {
+      window.workersMade += 1;
+      return new Made(...args);
+    };
+  });
+  return () => page.evaluate(() => window.workersMade);
+}
+
 test('after the first visit the page loads and works with no network', async ({ page, context }) => {
   await page.goto('/');
   await expect.poll(() => controlled(page), { message: 'the service worker took over', timeout: TAKE_OVER_MS }).toBe(true);
@@ -24,18 +40,7 @@ test('after the first visit the page loads and works with no network', async ({ 
 });
 
 test('offline, a visit the service worker answers opens the editor from its cache', async ({ page, context }) => {
-  // Counts the workers the page makes: the first visit's warm-up worker (made in a release
-  // build, which cuts the wasm by its start) compiles the start's functions; a load the service
-  // worker answers, of a build that has started here, has their code cached and makes none.
-  await page.addInitScript(() => {
-    const Made = window.Worker;
-    window.workersMade = 0;
-    window.Worker = function Worker(...args) {
-      window.workersMade += 1;
-      return new Made(...args);
-    };
-  });
-  const workersMade = () => page.evaluate(() => window.workersMade);
+  const workersMade = await countWorkers(page);
   await page.goto('/');
   expect(await workersMade(), 'workers made by a first visit').toBe(1);
   await expect.poll(() => controlled(page), { message: 'the service worker took over', timeout: TAKE_OVER_MS }).toBe(true);
@@ -76,6 +81,7 @@ test('a new build takes over on the next load and the page says so', async ({ pa
   cpSync('dist', site, { recursive: true });
   const { server, url } = await serveDist(site);
   try {
+    const workersMade = await countWorkers(page);
     await page.goto(url);
     await expect.poll(() => controlled(page), { timeout: TAKE_OVER_MS }).toBe(true);
     await expect.poll(() => page.evaluate(() => caches.keys())).toHaveLength(1);
@@ -92,13 +98,15 @@ test('a new build takes over on the next load and the page says so', async ({ pa
     await expect(page.getByText('A new version of WAVE Playground is installed')).toBeVisible();
     await expect(page).toHaveTitle('WAVE Playground');
     await expect.poll(() => page.evaluate(() => caches.keys())).toEqual(['wave-playground-a-later-build']);
-    // The next load is the new build's, page and all. Its wasm has not run in this browser, so
-    // the page shows the preview while it compiles; once it has started, a load shows none.
+    // The next load is the new build's, page and all. It has not started in this browser, so
+    // its wasm may not be compiled yet: the load makes the warm-up worker (and may show the
+    // preview). Once it has started, a load makes no worker and shows no preview.
     await page.reload();
     await expect(page).toHaveTitle('WAVE Playground, a later build');
-    await expect(page.locator('html')).toHaveAttribute('data-preview', 'shown');
+    expect(await workersMade(), 'workers made by the new build\'s first load').toBe(1);
     await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
     await page.reload();
+    expect(await workersMade(), 'workers made once the new build has started').toBe(0);
     await expect(page.locator('html')).toHaveAttribute('data-preview', 'none');
     await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
   } finally {
