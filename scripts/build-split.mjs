@@ -297,8 +297,18 @@ function withColdLoader(js, coldName, coldLoader) {
     console.error('build-split: wasm-bindgen\'s JavaScript has no imports object or no start to add the cold module\'s loader to');
     process.exit(1);
   }
+  // A closure's JavaScript function, once collected, has its Rust side dropped by a finalizer,
+  // whenever the collector runs: the drop often is cold code, which must not be loaded at once
+  // for it (cold-loader.js, `coldFinalize`).
+  const finalizer = 'new FinalizationRegistry(state => wasm.__wbindgen_destroy_closure(state.a, state.b))';
+  if (!js.includes(finalizer)) {
+    console.error('build-split: wasm-bindgen\'s JavaScript has no closure finalizer to defer to the cold module');
+    process.exit(1);
+  }
   const loader = coldLoader.replace('__COLD_FILE__', JSON.stringify(`./${coldName}`));
   const at = imports + importsObject.length;
   return (js.slice(0, at) + '        cold: { __proto__: null, load: coldLoadSync },\n' + js.slice(at))
-    .replace(start, '$1warmUp(module);$1coldPrefetch();$1$2') + loader;
+    .replace(start, '$1warmUp(module);$1coldPrefetch();$1$2')
+    .replace(finalizer, 'new FinalizationRegistry(state => coldFinalize(() => wasm.__wbindgen_destroy_closure(state.a, state.b)))')
+    + loader;
 }

@@ -12,11 +12,28 @@ let coldInstance;
 let coldModule;
 let coldBytes;
 
+// Drops of collected closures waiting for the cold module (`coldFinalize`).
+let coldFinalizations = [];
+
 // `how`: "background" or "at once"; a user-timing mark says which, for the tests.
 function coldInstantiate(module, how) {
     coldInstance = new WebAssembly.Instance(module, { primary: wasm });
     wasm.cold_ready.value = 1;
     performance.mark('wave:cold-ready', { detail: how });
+    // In a task of their own, as the collector's would be: this may run inside a cold call.
+    const waiting = coldFinalizations;
+    coldFinalizations = [];
+    if (waiting.length > 0) setTimeout(() => { for (const drop of waiting) drop(); }, 0);
+}
+
+// Runs a collected closure's drop (wasm-bindgen's finalizer, which scripts/build-split.mjs routes
+// here), or keeps it until the cold module has arrived: the drop is often cold code, and the
+// collector may run at any moment of the start. Loading the cold module at once for it would
+// block the page for a download, or fail the page offline; memory freed a little later costs
+// nothing.
+function coldFinalize(drop) {
+    if (coldInstance) drop();
+    else coldFinalizations.push(drop);
 }
 
 // Asked for as the app starts (when the network carries only the editor's module); compiled (off
