@@ -254,26 +254,24 @@ index = index.replace(mainPreload, (link) => link + loaderPreload);
 // The worker that warms up the first module's start functions, made as the page begins to load
 // (its script without its comment lines, which every first visit would download).
 if (coldName !== null) {
-  const warmUpWorker = readFileSync(join(root, 'scripts', 'lib', 'warm-up-worker.js'), 'utf8')
-    .split('\n').filter((line) => !line.trim().startsWith('//')).join('\n');
+  const warmUpWorker = inlineScript('warm-up-worker.js');
   if (!index.includes('</title>')) {
     console.error('build-split: index.html has no title to put the warm-up worker\'s script after');
     process.exit(1);
   }
   index = index.replace('</title>', () => `</title>\n    <script>\n${warmUpWorker}    </script>`);
 }
-// The build, named by its main module, for the page's inline scripts, ahead of them: index.html
-// records it when the app has started, and a later load of the same build that the service
-// worker serves finds the wasm's compiled code in Chromium's cache, so it draws no preview and
-// makes no warm-up worker (src/preview/preview.js, scripts/lib/warm-up-worker.js).
+// The build, named by its main module, and the script that decides from it whether this load
+// starts from compiled code (scripts/lib/started-build.js), ahead of the page's other scripts,
+// which read its decision. A build left whole keeps Trunk's name, a hash of cargo's output, which
+// another wasm-opt would not change: the build's name is the first module's own hash there.
 if (!index.includes('</title>')) {
   console.error('build-split: index.html has no title to put the build\'s name after');
   process.exit(1);
 }
-// A build left whole keeps Trunk's name, a hash of cargo's output, which another wasm-opt would
-// not change: the build's name is the first module's own hash there.
 const buildName = coldName === null ? `wave-playground-${hash16(firstModule)}` : finalStem;
-index = index.replace('</title>', () => `</title>\n    <meta name="wave-build" content="${buildName}">`);
+index = index.replace('</title>', () => `</title>\n    <meta name="wave-build" content="${buildName}">`
+  + `\n    <script>\n${inlineScript('started-build.js')}    </script>`);
 writeFileSync(indexPath, index);
 console.log(`build-split: main module ${finalStem}_bg.wasm, ${firstModule.length} bytes; loaded on use: ${loaded.join(', ') || 'none'}; loader ${loaderName}`);
 
@@ -311,4 +309,11 @@ function withColdLoader(js, coldName, coldLoader) {
     .replace(start, '$1warmUp(module);$1coldPrefetch();$1$2')
     .replace(finalizer, 'new FinalizationRegistry(state => coldFinalize(() => wasm.__wbindgen_destroy_closure(state.a, state.b)))')
     + loader;
+}
+
+// A script of scripts/lib/ to inline in the page, without its comment lines, which every visit
+// would download.
+function inlineScript(file) {
+  return readFileSync(join(root, 'scripts', 'lib', file), 'utf8')
+    .split('\n').filter((line) => !line.trim().startsWith('//')).join('\n');
 }

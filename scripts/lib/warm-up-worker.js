@@ -5,20 +5,12 @@
 // the main thread is busy from the moment the wasm arrives. The app's JavaScript posts it the
 // first module (cold-loader.js, `warmUp`). Should it call every function before it is stopped, or
 // fail, it says so (the user-timing mark `wave:warmed-up`, for the tests). Where no worker can be
-// made (a host's policy), the start compiles its functions itself, as it would anyway. A page the
-// service worker serves, of a build that has started in this browser from the same address
-// before (index.html records it, under the name build-split puts in the page), makes none: its wasm comes with its code from
-// Chromium's code cache (a traced repeat visit compiled 22 functions), so a worker would only take
-// CPU from the start (a repeat visit on slow 4G with the CPU 4x slower was interactive about
-// 70 ms sooner without it). The first load of a new build still compiles, with the worker.
+// made (a host's policy), the start compiles its functions itself, as it would anyway. A load that
+// starts from compiled code (started-build.js) makes none: a traced repeat visit compiled 22
+// functions, so a worker would only take CPU from the start.
 // build-split drops the lines that begin with `//` as it inlines this: none of the code may.
 (function () {
-  try {
-    var build = document.querySelector('meta[name="wave-build"]');
-    if (build && navigator.serviceWorker && navigator.serviceWorker.controller &&
-      localStorage.getItem('wave-playground.started-build') ===
-        build.content + ' ' + new URL('.', location.href).pathname) return;
-  } catch (error) {}
+  if (document.documentElement.hasAttribute('data-compiled-start')) return;
   var source = 'onmessage = async ({ data: module }) => {\n' +
     '  try {\n' +
     '    const imports = {};\n' +

@@ -9,8 +9,8 @@
 // autosave, else the default kernel. Anything the preview cannot show as the app will (a link it
 // cannot read, two compared runs, an embedded page, a lesson pack named by address, a link or
 // autosave in a browser without DecompressionStream('deflate-raw')) leaves the page as it was:
-// the loading note, and whatever the app then says; so does a page the service worker serves
-// of a build that has started here before (below), whose app starts at once. The kernel shows as a listing. Nothing in the preview is
+// the loading note, and whatever the app then says; so does a load that starts from compiled
+// code (below), whose app starts at once. The kernel shows as a listing. Nothing in the preview is
 // clickable or focusable, so nothing done before the app starts can be lost or harmful; the app
 // reads the address and storage itself, as before. When the app starts (or fails to),
 // index.html removes the preview with the loading note.
@@ -32,23 +32,11 @@
   }
   var loading = document.getElementById('loading');
   if (!loading || root.hasAttribute('data-unsupported')) return decided(false);
-  // A page the service worker serves, of a build that has started in this browser before (see
-  // index.html), has its wasm at once, its code compiled already, and the app draws the kernel
-  // itself a moment later: a preview drawn first only delays it. On a repeat visit on slow 4G
-  // with a 4x slower CPU the preview's script and frame held the page's first interactive frame
-  // back by about 0.1 s, within a budget of 1 s, to show the kernel about 0.25 s before the app
-  // did. The first load of a new build still compiles its wasm, and shows the preview.
-  if (startsFromCache()) return decided(false);
-  function startsFromCache() {
-    try {
-      var build = document.querySelector('meta[name="wave-build"]');
-      return !!(build && navigator.serviceWorker && navigator.serviceWorker.controller &&
-        localStorage.getItem('wave-playground.started-build') ===
-          build.content + ' ' + new URL('.', location.href).pathname);
-    } catch (e) {
-      return false;
-    }
-  }
+  // A load that starts from compiled code (scripts/lib/started-build.js, in the page's head) has
+  // its app drawing the kernel a moment later: a preview drawn first only delays it. On a repeat
+  // visit on slow 4G with a 4x slower CPU the preview's script and frame held the first
+  // interactive frame back by about 0.1 s, to show the kernel about 0.25 s before the app did.
+  if (root.hasAttribute('data-compiled-start')) return decided(false);
 
   // The payload of `tag.` + base64url(raw deflate(JSON)), or null when it does not read.
   function decode(tag, text) {
