@@ -22,6 +22,7 @@ pub mod lane_strip;
 pub mod lanes;
 pub mod lessons;
 pub mod memory;
+pub mod near_screen;
 pub mod offline;
 pub mod open_file;
 pub mod question;

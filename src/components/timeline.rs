@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d;
 
+use super::near_screen::watch_near_screen;
 use super::timeline_picture::{TimelinePictureButton, TimelinePictureForm};
 use super::{use_ctx, Ctx};
 use wave_session::{mark_letter, LaneCell, TimelineView, MARK_KEY};
@@ -20,8 +21,6 @@ const LANES_HEIGHT: f64 = 128.0;
 const BARS_HEIGHT: f64 = 64.0;
 /// Widest column, in CSS pixels: a short run stays a strip of narrow columns.
 const MAX_COLUMN: f64 = 14.0;
-/// How near the screen an off-screen timeline is drawn again (see `Timeline`).
-const NEAR_SCREEN_MARGIN: &str = "200px";
 
 fn column_width(css_width: f64, columns: usize) -> f64 {
     (css_width / columns.max(1) as f64).min(MAX_COLUMN)
@@ -293,33 +292,11 @@ pub fn Timeline() -> impl IntoView {
         }
     });
     // The canvas coming near the screen (a scroll, the layout changing) draws a stale picture
-    // before it is seen: the margin lets the frame that brings it into view show it current.
-    // The observer lives as long as the canvas (a node keeps its observers); its callback reads
-    // the view's state with `try_`, and does nothing once the view is gone.
-    Effect::new(move |_| {
-        let Some(element) = canvas.get() else {
-            return;
-        };
-        let seen = wasm_bindgen::closure::Closure::<dyn Fn(js_sys::Array)>::new(
-            move |entries: js_sys::Array| {
-                let near = entries.iter().any(|entry| {
-                    entry
-                        .unchecked_into::<web_sys::IntersectionObserverEntry>()
-                        .is_intersecting()
-                });
-                near_screen.try_set_value(near);
-                if near && stale.try_get_value() == Some(true) {
-                    draw_soon();
-                }
-            },
-        )
-        .into_js_value();
-        let options = web_sys::IntersectionObserverInit::new();
-        options.set_root_margin(NEAR_SCREEN_MARGIN);
-        if let Ok(observer) =
-            web_sys::IntersectionObserver::new_with_options(seen.unchecked_ref(), &options)
-        {
-            observer.observe(&element);
+    // before it is seen.
+    watch_near_screen(canvas, move |near| {
+        near_screen.try_set_value(near);
+        if near && stale.try_get_value() == Some(true) {
+            draw_soon();
         }
     });
     let dragging = StoredValue::new(None::<usize>);

@@ -14,8 +14,10 @@ const stepCount = (region) => region.locator('.step-count');
 const editorLines = (region) =>
   kernelEditor(region).locator('.cm-line').allTextContents().then((lines) => lines.join('\n'));
 
-// The cells of the table's row for `measure`: [A, B, difference].
+// The cells of the table's row for `measure`: [A, B, difference], once the table is current (off
+// screen it catches up when the runs pause, and says it is busy until then).
 async function row(page, measure) {
+  await expect(table(page)).not.toHaveAttribute('aria-busy', 'true');
   const cells = table(page).getByRole('row', { name: new RegExp(`^${measure}`) }).getByRole('cell');
   return cells.allTextContents();
 }
@@ -94,6 +96,43 @@ test('Step both moves each selected wave; Run both finishes both; the table and 
   await both(page, 'Reset both').click();
   await expect(stepCount(runA(page))).toHaveText('step 0');
   await expect(stepCount(runB(page))).toHaveText('step 0');
+});
+
+test('off screen, the table waits for the steps to pause, says it is busy meanwhile, then shows the runs\' numbers', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await startComparing(page);
+  await both(page, 'Step both').focus();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  // Below the screen by more than the 200 px at which it counts as near.
+  const top = await table(page).evaluate((el) => el.getBoundingClientRect().top);
+  expect(top).toBeGreaterThan(900 + 200);
+  await page.evaluate(() => {
+    const seen = { keys: [], cells: [], busy: [] };
+    window.__seen = seen;
+    document.addEventListener('keydown', () => seen.keys.push(performance.now()), true);
+    const table = document.querySelector('table.comparison');
+    new MutationObserver((list) => {
+      for (const m of list) {
+        if (m.type === 'attributes') seen.busy.push(m.target.getAttribute('aria-busy'));
+        else seen.cells.push(performance.now());
+      }
+    }).observe(table, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['aria-busy'] });
+  });
+  for (let i = 1; i <= 3; i++) {
+    await page.keyboard.press('F10');
+    await expect(stepCount(runB(page))).toHaveText(`step ${i}`);
+  }
+  await expect(table(page)).not.toHaveAttribute('aria-busy', 'true');
+  const seen = await page.evaluate(() => window.__seen);
+  expect(seen.busy[0]).toBe('true');
+  expect(seen.cells.length).toBeGreaterThan(0);
+  // No cell changed right after a step: each change came once the steps had paused.
+  for (const at of seen.cells) {
+    const lastKey = Math.max(...seen.keys.filter((key) => key <= at));
+    expect(at - lastKey).toBeGreaterThanOrEqual(200);
+  }
+  const [a] = await row(page, 'Wave-instructions issued');
+  expect(a).toBe(await statistic(runA(page), 'Wave-instructions'));
 });
 
 test('a rewrite that computes something else is caught: the results differ at the first address', async ({ page }) => {

@@ -11,12 +11,12 @@ import { helpers, WAIT_MS } from '../webdriver/helpers.mjs';
 
 const url = process.env.WAVE_PLAYGROUND_URL;
 let driver;
-let named, press, text, waitForText, body;
+let named, press, text, waitForText, body, settled;
 
 before(async () => {
   assert.ok(url, 'WAVE_PLAYGROUND_URL is not set: run through scripts/test.sh');
   driver = await startFirefox();
-  ({ named, press, text, waitForText, body } = helpers(driver));
+  ({ named, press, text, waitForText, body, settled } = helpers(driver));
 });
 
 after(async () => {
@@ -107,6 +107,7 @@ test('compare two runs: Step both, the table and the results', async () => {
   await waitForText('.run-b p.status', /^finished after \d+ wave-instructions$/);
   await waitForText('.memory-verdict', /^Results equal/);
   const table = await named('table', 'Comparison');
+  await settled(table);
   const cells = await table.findElements(By.css('tbody tr:first-child td'));
   const [a, b] = await Promise.all(cells.slice(0, 2).map((cell) => cell.getText()));
   assert.match(a, /^\d/);

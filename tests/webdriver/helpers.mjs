@@ -33,5 +33,10 @@ export function helpers(driver) {
 
   const body = () => driver.findElement(By.css('body'));
 
-  return { named, press, text, waitForText, body };
+  // Waits until `element` no longer says it is catching up (`aria-busy`): a view off screen may
+  // show its numbers once the steps pause.
+  const settled = (element) => driver.wait(async () => (await element.getAttribute('aria-busy')) !== 'true',
+    WAIT_MS, 'the element stayed busy');
+
+  return { named, press, text, waitForText, body, settled };
 }

@@ -15,7 +15,7 @@ import { helpers, WAIT_MS } from '../webdriver/helpers.mjs';
 const url = process.env.WAVE_PLAYGROUND_URL;
 let driver;
 let service;
-let named, press, text, waitForText, body;
+let named, press, text, waitForText, body, settled;
 
 // WebKitGTK's MiniBrowser: Debian's libwebkit2gtk-4.1-0 puts it beside WebKit's helper processes.
 const MINIBROWSER = process.env.WEBKIT_MINIBROWSER || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
@@ -59,7 +59,7 @@ before(async () => {
   });
   driver = await new Builder().usingServer(service.address).withCapabilities(capabilities).build();
   await driver.manage().window().setRect({ width: 1400, height: 1000 });
-  ({ named, press, text, waitForText, body } = helpers(driver));
+  ({ named, press, text, waitForText, body, settled } = helpers(driver));
 });
 
 after(async () => {
@@ -187,6 +187,7 @@ test('compare two runs: the regions, Step both, the table, and a phone width', a
     await waitForText('.run-b .step-count', `step ${i}`);
   }
   const table = await named('table', 'Comparison');
+  await settled(table);
   const cells = await table.findElements(By.css('tbody tr:first-child td'));
   const [a, b] = await Promise.all(cells.slice(0, 2).map((cell) => cell.getText()));
   assert.match(a, /^\d/);
