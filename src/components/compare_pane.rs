@@ -2,12 +2,10 @@
 //! lesson pair's explanation, both timelines on one step axis, the comparison table with its
 //! headline, and the verdict on the results.
 
-use std::time::Duration;
-
 use leptos::prelude::*;
 
 use super::compare::{Pair, WithRun};
-use super::near_screen::watch_near_screen;
+use super::near_screen::{hold_off_screen, HeldOffScreen};
 use super::timeline::Timeline;
 use wave_engine::compare::{Measure, Row};
 use wave_session::examples::compare_pair;
@@ -21,72 +19,6 @@ pub fn compared(ctx: super::Ctx) -> Memo<Option<ComparisonView>> {
             .get()
             .and_then(|pair| pair.a.with(|a| pair.b.with(|b| comparison(a, b))))
     })
-}
-
-/// How long the runs must have been still before a comparison table off screen catches up, in
-/// ms: long enough that keys held down or pressed in quick succession (about a frame apart) do
-/// not each lay the table out again, short enough that a screen reader, which reads the table
-/// where it is, finds it current as soon as the stepping pauses.
-const OFF_SCREEN_CATCH_UP_MS: u64 = 250;
-
-/// What the comparison table and its headline show: `compared` as it changes while the table is
-/// on the screen or near it. Off screen (below the runs' panes on most screens) a change only
-/// marks the table stale: it catches up when it comes near the screen, once the runs have been
-/// still for [`OFF_SCREEN_CATCH_UP_MS`] or when both have finished, and says meanwhile that it
-/// is not up to date (`aria-busy`). Laying out a table whose cells changed, with the page around it, was about
-/// 2 ms of every "Step both" for numbers nobody saw.
-fn shown_comparison(
-    compared: Memo<Option<ComparisonView>>,
-    table: NodeRef<leptos::html::Table>,
-) -> (RwSignal<Option<ComparisonView>>, RwSignal<bool>) {
-    let shown = RwSignal::new(compared.get_untracked());
-    let stale = RwSignal::new(false);
-    let near_screen = StoredValue::new(true);
-    let pending = StoredValue::new(None::<TimeoutHandle>);
-    let catch_up = move || {
-        if let Some(Some(timer)) = pending.try_update_value(Option::take) {
-            timer.clear();
-        }
-        if stale.try_get_untracked() == Some(true) {
-            stale.set(false);
-        }
-        if let Some(now) = compared.try_get_untracked() {
-            shown.try_set(now);
-        }
-    };
-    Effect::new(move |first: Option<()>| {
-        compared.track();
-        if first.is_none() {
-            return;
-        }
-        // Once both runs have finished, the verdict on their results is announced: the table
-        // it sums up is current with it.
-        let finished = compared.with_untracked(|v| v.as_ref().is_some_and(|v| v.memory.is_some()));
-        if finished || near_screen.try_get_value() == Some(true) {
-            catch_up();
-            return;
-        }
-        if !stale.get_untracked() {
-            stale.set(true);
-        }
-        let timer =
-            set_timeout_with_handle(catch_up, Duration::from_millis(OFF_SCREEN_CATCH_UP_MS)).ok();
-        if let Some(Some(previous)) = pending.try_update_value(|p| std::mem::replace(p, timer)) {
-            previous.clear();
-        }
-    });
-    watch_near_screen(table, move |near| {
-        near_screen.try_set_value(near);
-        if near && stale.try_get_untracked() == Some(true) {
-            catch_up();
-        }
-    });
-    on_cleanup(move || {
-        if let Some(Some(timer)) = pending.try_update_value(Option::take) {
-            timer.clear();
-        }
-    });
-    (shown, stale)
 }
 
 /// One command on both runs.
@@ -183,8 +115,14 @@ pub fn BothRunsBar(pair: Pair, compared: Memo<Option<ComparisonView>>) -> impl I
 #[component]
 pub fn ComparePane(pair: Pair, compared: Memo<Option<ComparisonView>>) -> impl IntoView {
     let [a, b] = pair.both();
+    // Below the runs' panes on most screens, the table and its headline wait while the steps
+    // come: laying out a table whose cells changed, with the page around it, was about 1 ms of
+    // every "Step both" for numbers nobody saw. Once both runs have finished, the verdict on
+    // their results is announced, and the table it sums up is current with it.
     let table_ref = NodeRef::new();
-    let (view, stale) = shown_comparison(compared, table_ref);
+    let HeldOffScreen { shown: view, stale } = hold_off_screen(compared, table_ref, |v| {
+        v.as_ref().is_some_and(|v| v.memory.is_some())
+    });
     let lesson = Memo::new(move |_| a.lesson.get().and_then(compare_pair));
     let ends = move || (a.with(|s| s.known_end()), b.with(|s| s.known_end()));
     let share = move |side_b: bool| {

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d;
 
-use super::near_screen::watch_near_screen;
+use super::near_screen::{hold_off_screen, HeldOffScreen};
 use super::timeline_picture::{TimelinePictureButton, TimelinePictureForm};
 use super::{use_ctx, Ctx};
 use wave_session::{mark_letter, LaneCell, TimelineView, MARK_KEY};
@@ -250,27 +250,29 @@ pub fn Timeline() -> impl IntoView {
         ctx.replaying(|s| s.timeline()).flatten()
     });
     let canvas: NodeRef<leptos::html::Canvas> = NodeRef::new();
+    let section: NodeRef<leptos::html::Section> = NodeRef::new();
+    // Off screen (both timelines are below the runs' panes while comparing) the picture and its
+    // words wait while the steps come, and catch up before they are seen: drawing and laying
+    // them out there took about a millisecond of every "Step both". The pointer and the keys
+    // read `view` itself: they come only while the timeline is in sight.
+    let HeldOffScreen {
+        shown,
+        stale: behind,
+    } = hold_off_screen(view, section, |_| false);
     // Drawn in the next animation frame, once per frame however many updates came: reading the
     // canvas's width and the theme's colours then costs no extra layout or style pass (the
     // frame does them anyway), and the command that changed the view does not wait for it.
     let frame_pending = StoredValue::new(false);
-    // Off screen a change only marks the picture stale, and it is drawn when it comes near the
-    // screen: while comparing, both timelines are below the runs' panes, and drawing them there
-    // took about a millisecond of every "Step both" for pictures nobody saw. The observer below
-    // says where the canvas is (it starts as on screen, so the first picture is drawn at once).
-    let near_screen = StoredValue::new(true);
-    let stale = StoredValue::new(false);
     let draw_soon = move || {
         if frame_pending.try_get_value() != Some(false) {
             return;
         }
         frame_pending.set_value(true);
-        stale.set_value(false);
         request_animation_frame(move || {
             // The timeline may be gone by the frame (compare mode moves it): nothing to draw.
             frame_pending.try_set_value(false);
             if let Some(canvas) = canvas.try_get_untracked().flatten() {
-                view.try_with_untracked(|view| {
+                shown.try_with_untracked(|view| {
                     if let Some(view) = view {
                         draw(&canvas, view);
                     }
@@ -279,23 +281,10 @@ pub fn Timeline() -> impl IntoView {
         });
     };
     Effect::new(move |_| {
-        view.track();
+        shown.track();
         // A new theme means new colours: redraw after the page has applied it.
         ctx.theme.track();
-        if canvas.get().is_none() {
-            return;
-        }
-        if near_screen.get_value() {
-            draw_soon();
-        } else {
-            stale.set_value(true);
-        }
-    });
-    // The canvas coming near the screen (a scroll, the layout changing) draws a stale picture
-    // before it is seen.
-    watch_near_screen(canvas, move |near| {
-        near_screen.try_set_value(near);
-        if near && stale.try_get_value() == Some(true) {
+        if canvas.get().is_some() {
             draw_soon();
         }
     });
@@ -352,12 +341,12 @@ pub fn Timeline() -> impl IntoView {
             go_to(ctx, step);
         }
     };
-    let value_text = move || view.with(|v| v.as_ref().map(TimelineView::value_text));
-    let description = move || view.with(|v| v.as_ref().map(TimelineView::description));
-    let known_end = move || view.with(|v| v.as_ref().map_or(0, |v| v.known_end));
-    let now = move || view.with(|v| v.as_ref().map_or(0, |v| v.now));
+    let value_text = move || shown.with(|v| v.as_ref().map(TimelineView::value_text));
+    let description = move || shown.with(|v| v.as_ref().map(TimelineView::description));
+    let known_end = move || shown.with(|v| v.as_ref().map_or(0, |v| v.known_end));
+    let now = move || shown.with(|v| v.as_ref().map_or(0, |v| v.now));
     let window = move || {
-        view.with(|v| {
+        shown.with(|v| {
             v.as_ref().map_or_else(String::new, |v| {
                 let unit = if v.fine {
                     "one column per instruction of the selected wave"
@@ -375,9 +364,14 @@ pub fn Timeline() -> impl IntoView {
     };
     let picture_open = RwSignal::new(false);
     let picture_window =
-        Signal::derive(move || view.with(|v| v.as_ref().map(|v| (v.first, v.last))));
+        Signal::derive(move || shown.with(|v| v.as_ref().map(|v| (v.first, v.last))));
     view! {
-        <section class="timeline" aria-labelledby=ctx.id("timeline-heading")>
+        <section
+            class="timeline"
+            node_ref=section
+            aria-labelledby=ctx.id("timeline-heading")
+            aria-busy=move || behind.get().then_some("true")
+        >
             <div class="timeline-head">
                 <h3 id=ctx.id("timeline-heading") class="view-title">{name}</h3>
                 <span class="timeline-window">{window}</span>

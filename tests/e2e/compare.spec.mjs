@@ -98,36 +98,43 @@ test('Step both moves each selected wave; Run both finishes both; the table and 
   await expect(stepCount(runB(page))).toHaveText('step 0');
 });
 
-test('off screen, the table waits for the steps to pause, says it is busy meanwhile, then shows the runs\' numbers', async ({ page }) => {
+test('off screen, the table and the timelines wait for the steps to pause, say they are busy meanwhile, then show the runs', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
   await startComparing(page);
   await both(page, 'Step both').focus();
   await page.evaluate(() => window.scrollTo(0, 0));
-  // Below the screen by more than the 200 px at which it counts as near.
-  const top = await table(page).evaluate((el) => el.getBoundingClientRect().top);
+  // Below the screen by more than the 200 px at which they count as near.
+  const pane = page.locator('.compare-pane');
+  const top = await pane.locator('.timeline').first().evaluate((el) => el.getBoundingClientRect().top);
   expect(top).toBeGreaterThan(900 + 200);
   await page.evaluate(() => {
-    const seen = { keys: [], cells: [], busy: [] };
+    const seen = { keys: [], changes: [], busy: [] };
     window.__seen = seen;
     document.addEventListener('keydown', () => seen.keys.push(performance.now()), true);
-    const table = document.querySelector('table.comparison');
     new MutationObserver((list) => {
       for (const m of list) {
-        if (m.type === 'attributes') seen.busy.push(m.target.getAttribute('aria-busy'));
-        else seen.cells.push(performance.now());
+        if (m.attributeName === 'aria-busy') seen.busy.push(`${m.target.tagName} ${m.target.getAttribute('aria-busy')}`);
+        else seen.changes.push(performance.now());
       }
-    }).observe(table, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['aria-busy'] });
+    }).observe(document.querySelector('.compare-pane'), {
+      subtree: true, childList: true, characterData: true, attributes: true,
+      attributeFilter: ['aria-busy', 'aria-valuenow', 'aria-valuetext'],
+    });
   });
   for (let i = 1; i <= 3; i++) {
     await page.keyboard.press('F10');
     await expect(stepCount(runB(page))).toHaveText(`step ${i}`);
   }
   await expect(table(page)).not.toHaveAttribute('aria-busy', 'true');
+  const tracks = page.getByRole('slider', { name: /^Timeline, run/ });
+  await expect(tracks).toHaveCount(2);
+  for (const track of await tracks.all()) await expect(track).toHaveAttribute('aria-valuenow', '3');
+  await expect(pane.locator('.timeline[aria-busy]')).toHaveCount(0);
   const seen = await page.evaluate(() => window.__seen);
-  expect(seen.busy[0]).toBe('true');
-  expect(seen.cells.length).toBeGreaterThan(0);
-  // No cell changed right after a step: each change came once the steps had paused.
-  for (const at of seen.cells) {
+  expect(seen.busy).toEqual(expect.arrayContaining(['TABLE true', 'SECTION true']));
+  expect(seen.changes.length).toBeGreaterThan(0);
+  // Nothing changed right after a step: each change came once the steps had paused.
+  for (const at of seen.changes) {
     const lastKey = Math.max(...seen.keys.filter((key) => key <= at));
     expect(at - lastKey).toBeGreaterThanOrEqual(200);
   }
