@@ -201,7 +201,9 @@ pub fn ComparePane(pair: Pair, compared: Memo<Option<ComparisonView>>) -> impl I
                         .collect_view()}
                 </tbody>
             </table>
-            <p class="compare-headline">{move || text(|v| Some(v.headline.clone()))}</p>
+            <p class="compare-headline" aria-busy=move || stale.get().then_some("true")>
+                {move || text(|v| Some(v.headline.clone()))}
+            </p>
             <p class="memory-verdict" class:differ=results_differ role="status">
                 {verdict}
             </p>

@@ -98,6 +98,14 @@ where
     Effect::new(move |first: Option<()>| {
         let now_at_once = source.with(at_once);
         if first.is_none() {
+            // The effect first runs a little after the view was made: a change in between is
+            // shown now.
+            let behind = shown
+                .try_with_untracked(|held| source.with_untracked(|now| held != now))
+                .unwrap_or(false);
+            if behind {
+                catch_up();
+            }
             return;
         }
         if now_at_once || near_screen.try_get_value() == Some(true) {

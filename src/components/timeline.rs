@@ -4,11 +4,13 @@
 //! the legend are its text alternatives, and each lane state has its own shape, not only its own
 //! colour.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d;
 
-use super::near_screen::{hold_off_screen, HeldOffScreen};
+use super::near_screen::{hold_off_screen, watch_near_screen, HeldOffScreen};
 use super::timeline_picture::{TimelinePictureButton, TimelinePictureForm};
 use super::{use_ctx, Ctx};
 use wave_session::{mark_letter, LaneCell, TimelineView, MARK_KEY};
@@ -240,14 +242,15 @@ fn go_to(ctx: Ctx, step: u64) {
 pub fn Timeline() -> impl IntoView {
     let ctx = use_ctx();
     // Replays the window: held while a run goes on, like the other heavy views.
-    let view = Memo::new(move |previous: Option<&Option<TimelineView>>| {
+    // Shared (`Arc`): the view shown off screen holds it without copying its columns.
+    let view = Memo::new(move |previous: Option<&Option<Arc<TimelineView>>>| {
         if ctx.running.get() {
             if let Some(previous) = previous {
                 return previous.clone();
             }
         }
         ctx.track();
-        ctx.replaying(|s| s.timeline()).flatten()
+        ctx.replaying(|s| s.timeline()).flatten().map(Arc::new)
     });
     let canvas: NodeRef<leptos::html::Canvas> = NodeRef::new();
     let section: NodeRef<leptos::html::Section> = NodeRef::new();
@@ -263,6 +266,9 @@ pub fn Timeline() -> impl IntoView {
     // canvas's width and the theme's colours then costs no extra layout or style pass (the
     // frame does them anyway), and the command that changed the view does not wait for it.
     let frame_pending = StoredValue::new(false);
+    // A canvas laid out as nothing (presenter mode hides the timeline) is not drawn, which would
+    // size its bitmap to nothing: it is drawn when it shows again.
+    let undrawn = StoredValue::new(false);
     let draw_soon = move || {
         if frame_pending.try_get_value() != Some(false) {
             return;
@@ -271,13 +277,19 @@ pub fn Timeline() -> impl IntoView {
         request_animation_frame(move || {
             // The timeline may be gone by the frame (compare mode moves it): nothing to draw.
             frame_pending.try_set_value(false);
-            if let Some(canvas) = canvas.try_get_untracked().flatten() {
-                shown.try_with_untracked(|view| {
-                    if let Some(view) = view {
-                        draw(&canvas, view);
-                    }
-                });
+            let Some(canvas) = canvas.try_get_untracked().flatten() else {
+                return;
+            };
+            if canvas.client_width() == 0 {
+                undrawn.try_set_value(true);
+                return;
             }
+            undrawn.try_set_value(false);
+            shown.try_with_untracked(|view| {
+                if let Some(view) = view {
+                    draw(&canvas, view);
+                }
+            });
         });
     };
     Effect::new(move |_| {
@@ -285,6 +297,11 @@ pub fn Timeline() -> impl IntoView {
         // A new theme means new colours: redraw after the page has applied it.
         ctx.theme.track();
         if canvas.get().is_some() {
+            draw_soon();
+        }
+    });
+    watch_near_screen(canvas, move |near| {
+        if near && undrawn.try_get_value() == Some(true) {
             draw_soon();
         }
     });
@@ -341,8 +358,8 @@ pub fn Timeline() -> impl IntoView {
             go_to(ctx, step);
         }
     };
-    let value_text = move || shown.with(|v| v.as_ref().map(TimelineView::value_text));
-    let description = move || shown.with(|v| v.as_ref().map(TimelineView::description));
+    let value_text = move || shown.with(|v| v.as_ref().map(|v| v.value_text()));
+    let description = move || shown.with(|v| v.as_ref().map(|v| v.description()));
     let known_end = move || shown.with(|v| v.as_ref().map_or(0, |v| v.known_end));
     let now = move || shown.with(|v| v.as_ref().map_or(0, |v| v.now));
     let window = move || {

@@ -36,3 +36,25 @@ test('presenter mode: in by its button, larger lanes and code, no chrome; Escape
   await page.getByRole('button', { name: 'Leave presenter mode' }).click();
   await expect(page.getByRole('banner')).toBeVisible();
 });
+
+test('the timeline, hidden in presenter mode while the steps went on, is drawn in full when it shows again', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('combobox', { name: 'Examples' }).selectOption('if-else');
+  const timeline = page.locator('section.timeline');
+  const bitmapWidth = () => timeline.locator('canvas').evaluate((c) => c.width);
+  await expect.poll(bitmapWidth).toBeGreaterThan(100);
+
+  await page.getByRole('button', { name: 'Presenter mode' }).click();
+  await expect(page.getByRole('slider', { name: 'Timeline' })).toBeHidden();
+  for (let i = 1; i <= 3; i++) {
+    await page.keyboard.press('F10');
+    await expect(page.locator('.step-count')).toHaveText(`step ${i}`);
+  }
+  // Hidden, it catches up once the steps pause; a picture drawn then would have no width.
+  await expect(timeline).not.toHaveAttribute('aria-busy', 'true');
+
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('slider', { name: 'Timeline' })).toBeVisible();
+  await expect(page.getByRole('slider', { name: 'Timeline' })).toHaveAttribute('aria-valuenow', '3');
+  await expect.poll(bitmapWidth).toBeGreaterThan(100);
+});
