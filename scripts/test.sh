@@ -111,6 +111,6 @@ step "browser tests (wasm-bindgen-test, headless Firefox)" \
 step "trunk build --release"          trunk build --release --offline
 # The page's wasm, gzipped: reported against the 300 KB budget, failing above a ceiling just
 # over its size so that it cannot grow unnoticed (see the script).
-step "page wasm size (ceiling 386,000 B gzipped)" node scripts/wasm-size.mjs --ceiling 386000
+step "page wasm size (ceiling 389,000 B gzipped)" node scripts/wasm-size.mjs --ceiling 389000
 step "end-to-end (Playwright in Chromium, WebDriver in Firefox and WebKit)" end_to_end
 summary
