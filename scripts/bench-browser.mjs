@@ -872,7 +872,8 @@ async function main() {
       : null;
     const against = options.against ? await benchAgainst(browser, options) : null;
     const step = part('steps') && !against ? await benchSteps(page, url, options) : null;
-    const travel = part('travel') ? await benchTravel(page, url, options) : null;
+    // Travel measures the single run; with --compare the session left by the steps is comparing.
+    const travel = part('travel') && !options.compare ? await benchTravel(page, url, options) : null;
     const frame = options.only === 'frame' ? await benchFramePage(page, url, options) : null;
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);
     if (options.json) {

@@ -9,6 +9,8 @@
 //   slow-4g   1.6 Mbit/s down, 750 kbit/s up, 150 ms latency, CPU 4× slower; a first visit
 //   fast      10 Mbit/s down and up, 40 ms latency, CPU as it is; a first visit
 //   repeat    the slow-4g network and CPU, on a visit after the first, from the service worker
+//   localhost nothing slowed (the page served from this machine, as `scripts/serve.sh` does); a
+//             first visit
 // A first visit gets a fresh browser context (an empty cache). A repeat visit first loads the
 // page unthrottled in its context until the service worker is active and controls it, then slows
 // the network and CPU and reloads: that reload is measured. The worker's own requests are slowed
@@ -71,6 +73,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const kbit = (k) => (k * 1000) / 8;
 const SLOW_4G = { latency: 150, downloadThroughput: kbit(1600), uploadThroughput: kbit(750), cpu: 4 };
 const FAST = { latency: 40, downloadThroughput: kbit(10_000), uploadThroughput: kbit(10_000), cpu: 1 };
+// -1 leaves a direction unthrottled.
+const LOCAL = { latency: 0, downloadThroughput: -1, uploadThroughput: -1, cpu: 1 };
 
 const PROFILES = {
   'slow-4g': {
@@ -86,6 +90,11 @@ const PROFILES = {
   repeat: {
     ...SLOW_4G, repeat: true,
     label: 'slow 4G, CPU 4× slower, repeat visit from the service worker',
+    budget: { interactive: 1000 },
+  },
+  localhost: {
+    ...LOCAL, repeat: false,
+    label: 'localhost, nothing slowed, first visit',
     budget: { interactive: 1000 },
   },
 };
