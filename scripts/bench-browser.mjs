@@ -30,7 +30,7 @@
 //   node scripts/bench-browser.mjs --only steps --trace /tmp/steps.json   # where a step's time goes
 //   node scripts/bench-browser.mjs --runs 9 --steps 100 --json
 //   node scripts/bench-browser.mjs --only steps --pause 300   # steps at teaching speed
-//   node scripts/bench-browser.mjs --compare   # "Step both" and "Run both" in compare mode
+//   node scripts/bench-browser.mjs --compare   # "Step both" and "Run both" in compare mode (not travel: one run)
 // Options: --gemm ID (the GEMM example to run: gemm, 256 × 256, the default, gemm-512, or
 //          gemm-512-tiled, the benchmark's kernel that wave-emu runs too),
 //          --wave-emu (with gemm-512-tiled: before each page run, time wave-emu 0.1.2 natively
@@ -131,6 +131,7 @@ function parseArgs(argv) {
   if (options.against !== null && options.only !== 'steps') throw new Error('--against needs --only steps');
   if (options.against !== null && options.pause > 0) throw new Error('--against steps as fast as the pages answer: no --pause');
   if (options.css !== null && options.against === null) throw new Error('--css needs --against');
+  if (options.only === 'travel' && options.compare) throw new Error('--only travel measures one run: it takes no --compare');
   if (options.only === 'frame' && (options.trace !== null || options.pause > 0)) throw new Error('--only frame takes neither --trace nor --pause');
   return options;
 }
@@ -872,7 +873,7 @@ async function main() {
       : null;
     const against = options.against ? await benchAgainst(browser, options) : null;
     const step = part('steps') && !against ? await benchSteps(page, url, options) : null;
-    // Travel measures the single run; with --compare the session left by the steps is comparing.
+    // Travel measures one run; with --compare the session the other parts leave is comparing.
     const travel = part('travel') && !options.compare ? await benchTravel(page, url, options) : null;
     const frame = options.only === 'frame' ? await benchFramePage(page, url, options) : null;
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);

@@ -9,7 +9,7 @@
 //   slow-4g   1.6 Mbit/s down, 750 kbit/s up, 150 ms latency, CPU 4× slower; a first visit
 //   fast      10 Mbit/s down and up, 40 ms latency, CPU as it is; a first visit
 //   repeat    the slow-4g network and CPU, on a visit after the first, from the service worker
-//   localhost nothing slowed (the page served from this machine, as `scripts/serve.sh` does); a
+//   localhost nothing slowed (the same static server on this machine, nothing throttled); a
 //             first visit
 // A first visit gets a fresh browser context (an empty cache). A repeat visit first loads the
 // page unthrottled in its context until the service worker is active and controls it, then slows
